@@ -1,0 +1,91 @@
+"""The `scorekeeper` command: replay a pulka file, run the web app, upgrade its database."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .engine import Code, Problem
+from .pulyafile import FileError, Pulka, loads, result_json
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _number(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def format_result(pulka: Pulka, data: dict[str, Any]) -> str:
+    """The replay result for people: the sheet, the balances, who pays whom."""
+    players = data["players"]
+    sheet, settlement = data["sheet"], data["settlement"]
+    rules = data["rules"]
+    width = max(8, *(len(p) for p in players)) + 2
+    lines = [
+        f"Pulka of {', '.join(players)}: {rules['preset']} rules, pulya {rules['pulya_size']}, "
+        f"whist price {_number(rules['whist_price'])}, {len(data['deals'])} deals",
+        "",
+        "".ljust(width) + "pulya".rjust(7) + "gora".rjust(7) + "   whists on " + "".join(p.rjust(width) for p in players),
+    ]
+    for name in players:
+        whists = "".join(("—" if other == name else _number(sheet["whists"][name][other])).rjust(width)
+                         for other in players)
+        lines.append(name.ljust(width) + _number(sheet["pulya"][name]).rjust(7)
+                     + _number(sheet["gora"][name]).rjust(7) + "            " + whists)
+    replayed = pulka.replay()
+    state = "finished" if data["finished"] else f"not finished; next to deal: {players[replayed.sheet.dealer]}"
+    lines += ["", f"The pulka is {state}.", "", "Balance (whists, money):"]
+    for name in players:
+        lines.append(f"  {name.ljust(width)}{settlement['balance'][name]:+10.2f}{settlement['money'][name]:+12.2f}")
+    lines.append("")
+    if settlement["transfers"]:
+        lines += [f"  {t['from']} pays {t['to']} {t['amount']:.2f}" for t in settlement["transfers"]]
+    else:
+        lines.append("  Nobody owes anybody.")
+    return "\n".join(lines)
+
+
+def replay_command(args: argparse.Namespace) -> int:
+    try:
+        try:
+            text = _read(args.file)
+        except OSError as error:
+            raise FileError(Problem(Code.BAD_JSON, "", f"cannot read {args.file}: {error.strerror}")) from None
+        pulka = loads(text)
+        data = result_json(pulka)
+    except FileError as error:
+        print(error.message, file=sys.stderr)
+        if args.json:
+            print(json.dumps(error.to_json(), ensure_ascii=False))
+        return 2
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print(format_result(pulka, data))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="scorekeeper", description="The electronic pulya for Preferans.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    replay = commands.add_parser("replay", help="score a pulka file (pulya/1) and settle it")
+    replay.add_argument("file", help="the pulka file, or - for standard input")
+    replay.add_argument("--json", action="store_true", help="print the pulya-result/1 object")
+    replay.set_defaults(run=replay_command)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

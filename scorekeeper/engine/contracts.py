@@ -1,0 +1,64 @@
+"""The contract ladder: levels, strains, prices and the defenders' obligation (rules.md §1.2, W2)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Strain(StrEnum):
+    SPADES = "S"
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    NO_TRUMP = "NT"
+
+    @property
+    def symbol(self) -> str:
+        return _SYMBOLS[self]
+
+
+_SYMBOLS = {
+    Strain.SPADES: "♠",
+    Strain.CLUBS: "♣",
+    Strain.DIAMONDS: "♦",
+    Strain.HEARTS: "♥",
+    Strain.NO_TRUMP: "NT",
+}
+
+LEVELS = range(6, 11)
+MISERE_PRICE = 10
+
+# Tricks the two defenders undertake together, by level (W2); a misère has none.
+OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 1}
+
+_CONTRACT = re.compile(r"(6|7|8|9|10)(S|C|D|H|NT)")
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    level: int
+    strain: Strain
+
+    @classmethod
+    def parse(cls, text: object) -> Contract | None:
+        """`7H`, `10NT` … ; None for anything else (the caller reports `bad_contract`)."""
+        match = _CONTRACT.fullmatch(text) if isinstance(text, str) else None
+        return match and cls(int(match[1]), Strain(match[2]))
+
+    @property
+    def price(self) -> int:
+        return 2 * (self.level - 5)
+
+    @property
+    def obligation(self) -> int:
+        return OBLIGATION[self.level]
+
+    def __str__(self) -> str:
+        return f"{self.level}{self.strain.value}"
+
+    @property
+    def label(self) -> str:
+        """What a player writes: 7♥, 10NT."""
+        return f"{self.level}{self.strain.symbol}"

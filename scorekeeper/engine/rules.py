@@ -1,0 +1,323 @@
+"""Rule sets: every parameter of rules.md §14 with its domain, and the three presets.
+
+The parameter table is data: the pulka file, the web form and the engine all
+read it, so a new parameter is one row here plus its use in scoring.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+
+class Preset(StrEnum):
+    SOCHI = "sochi"
+    LENINGRAD = "leningrad"
+    ROSTOV = "rostov"
+
+
+class Kind(StrEnum):
+    INT = "int"
+    BOOL = "bool"
+    CHOICE = "choice"
+    INT_LIST = "int_list"
+    LEVELS = "levels"  # a subset of contract levels
+    MONEY = "money"  # decimal >= 0 with at most 4 decimals
+    FACTOR = "factor"  # one of a few exact fractions
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    kind: Kind
+    meaning: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[Any, ...] = ()
+    length: int | None = None
+
+    def parse(self, value: object) -> Any:
+        """The canonical value, or ValueError with a message naming the domain."""
+        parser = _PARSERS[self.kind]
+        result = parser(self, value)
+        if result is None:
+            raise ValueError(f"{self.name} must be {self.domain}, not {value!r}")
+        return result
+
+    @property
+    def domain(self) -> str:
+        bounds = _bounds(self.low, self.high)
+        return {
+            Kind.INT: f"an integer {bounds}",
+            Kind.BOOL: "true or false",
+            Kind.CHOICE: "one of " + ", ".join(map(str, self.choices)),
+            Kind.INT_LIST: (f"a list of {self.length} integers" if self.length else "a non-empty list of integers")
+            + f" {bounds}",
+            Kind.LEVELS: "a list of levels from " + ", ".join(map(str, self.choices)),
+            Kind.MONEY: "a number >= 0 with at most 4 decimals",
+            Kind.FACTOR: "one of " + ", ".join(_number_text(c) for c in self.choices),
+        }[self.kind]
+
+
+def _bounds(low: int | None, high: int | None) -> str:
+    if high is None:
+        return f">= {low}"
+    return f"from {low} to {high}"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _parse_int(p: Parameter, value: object) -> int | None:
+    if _is_int(value) and value >= p.low and (p.high is None or value <= p.high):
+        return value
+    return None
+
+
+def _parse_bool(p: Parameter, value: object) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _parse_choice(p: Parameter, value: object) -> str | None:
+    return value if isinstance(value, str) and value in p.choices else None
+
+
+def _parse_int_list(p: Parameter, value: object) -> tuple[int, ...] | None:
+    if not isinstance(value, (list, tuple)) or not value:
+        return None
+    if p.length is not None and len(value) != p.length:
+        return None
+    items = [_parse_int(p, item) for item in value]
+    return None if None in items else tuple(items)
+
+
+def _parse_levels(p: Parameter, value: object) -> tuple[int, ...] | None:
+    if not isinstance(value, (list, tuple)):
+        return None
+    if not all(_is_int(v) and v in p.choices for v in value) or len(set(value)) != len(value):
+        return None
+    return tuple(sorted(value))
+
+
+def _parse_money(p: Parameter, value: object) -> Decimal | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
+        return None
+    try:
+        amount = Decimal(str(value))
+    except InvalidOperation:
+        return None
+    if not amount.is_finite() or amount < 0 or (amount * 10_000) % 1:
+        return None
+    return amount
+
+
+def _parse_factor(p: Parameter, value: object) -> Fraction | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Fraction, Decimal)):
+        return None
+    try:
+        factor = Fraction(str(value)) if not isinstance(value, Fraction) else value
+    except (ValueError, ZeroDivisionError):
+        return None
+    return factor if factor in p.choices else None
+
+
+_PARSERS = {
+    Kind.INT: _parse_int,
+    Kind.BOOL: _parse_bool,
+    Kind.CHOICE: _parse_choice,
+    Kind.INT_LIST: _parse_int_list,
+    Kind.LEVELS: _parse_levels,
+    Kind.MONEY: _parse_money,
+    Kind.FACTOR: _parse_factor,
+}
+
+HALF = Fraction(1, 2)
+
+
+def _number_text(value: Any) -> str:
+    value = json_value(value)
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def json_value(value: Any) -> Any:
+    """A parameter value as JSON data (tuples as lists, exact numbers as int or float)."""
+    if isinstance(value, tuple):
+        return [json_value(v) for v in value]
+    if isinstance(value, (Fraction, Decimal)):
+        return int(value) if value == int(value) else float(value)
+    return value
+
+
+def _p(name: str, kind: Kind, meaning: str, **domain: Any) -> Parameter:
+    return Parameter(name, kind, meaning, **domain)
+
+
+PARAMETERS: tuple[Parameter, ...] = (
+    _p("pulya_size", Kind.INT, "points each player must write into his pulya", low=1, high=1000),
+    _p("whist_price", Kind.MONEY, "money per whist"),
+    _p("pulya_point_whists", Kind.INT, "worth of a pulya point at settlement, in whists", low=0),
+    _p("gora_point_whists", Kind.INT, "worth of a gora point at settlement, in whists", low=0),
+    _p("whist_factor", Kind.INT, "whists per defender trick = whist_factor × price", low=1),
+    _p("remiz_factor", Kind.INT, "declarer's gora per undertrick = remiz_factor × price", low=1),
+    _p("consolation_factor", Kind.INT, "consolation per undertrick = max(consolation_factor × price, consolation_min)", low=0),
+    _p("consolation_min", Kind.INT, "the least consolation per undertrick, whatever the contract", low=0),
+    _p("consolation_by_passer", Kind.BOOL, "a defender who passed writes consolation too"),
+    _p("consolation_by_dealer", Kind.BOOL, "with 4 players the sitting-out dealer writes consolation too"),
+    _p("single_whist_made", Kind.CHOICE, "contract made, one whister: he writes for both defenders' tricks, or each for his own",
+       choices=("whister_all", "each_own")),
+    _p("single_whist_remiz", Kind.CHOICE, "remiz, one whister: whister writes for all defenders' tricks (greedy) or they are split (gentleman)",
+       choices=("greedy", "gentleman")),
+    _p("shortfall_factor", Kind.FACTOR, "a whister's gora per missing trick = shortfall_factor × price",
+       choices=(Fraction(0), HALF, Fraction(1))),
+    _p("shortfall_split", Kind.CHOICE, "two whisters short on a 6 or 7: each answers for his own deficit, or capped at the pair's",
+       choices=("personal", "capped")),
+    _p("q1_responsible", Kind.CHOICE, "8, 9, 10 with two whisters who took nothing: who answers for the missing trick",
+       choices=("second_whister", "split", "both")),
+    _p("half_whist", Kind.LEVELS, "levels on which half-whist is allowed", choices=(6, 7)),
+    _p("stalingrad", Kind.BOOL, "6♠ must be whisted by both defenders"),
+    _p("ten_checked", Kind.BOOL, "a 10 is checked, not whisted"),
+    _p("checked_ten_whists", Kind.BOOL, "on a failed checked 10 each defender also writes whists for his own tricks"),
+    _p("misere_gora_per_trick", Kind.INT, "failed misère: gora per trick taken", low=1),
+    _p("raspasy_scoring", Kind.CHOICE, "raspasy are scored in gora, or in whists by the fewest-tricks player",
+       choices=("gora", "whists")),
+    _p("raspasy_gora", Kind.INT_LIST, "gora per trick on the 1st, 2nd, 3rd … raspasy of a streak", low=1),
+    _p("raspasy_zero_pulya", Kind.INT_LIST, "pulya for a player who took no trick on the 1st, 2nd, 3rd … raspasy", low=0),
+    _p("raspasy_whists_per_trick", Kind.INT, "whists the fewest-tricks player writes per trick of each other player", low=1),
+    _p("raspasy_tie", Kind.CHOICE, "two players tie for fewest tricks: each writes half or all of the whists",
+       choices=("split", "full")),
+    _p("raspasy_exit", Kind.INT_LIST, "lowest contract level after 1, 2, 3 or more raspasy in a row",
+       low=6, high=8, length=3),
+    _p("raspasy_exit_on", Kind.CHOICE, "which game or misère ends a raspasy streak: only one that is made, or any",
+       choices=("made", "any")),
+    _p("raspasy_dealer", Kind.CHOICE, "4 players, raspasy: talon tricks are the dealer's, or he writes 1 into his pulya",
+       choices=("talon", "pulya_one")),
+    _p("pulka_end", Kind.CHOICE, "the pulka ends when every pulya is closed, or when the pulyas together reach n × pulya_size",
+       choices=("all_closed", "total")),
+    _p("overflow", Kind.CHOICE, "points beyond a closed pulya: help the others first, or write them off the gora",
+       choices=("help_then_writeoff", "writeoff")),
+    _p("help_whists_per_point", Kind.INT, "whists the helper writes on the helped player per pulya point he gives", low=0),
+    _p("writeoff_gora_per_point", Kind.INT, "gora written off per surplus pulya point nobody needs", low=1),
+)
+
+PARAMETER = {p.name: p for p in PARAMETERS}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One resolved rule set. Build it with `Rules.of(preset, **overrides)`."""
+
+    preset: Preset
+    pulya_size: int
+    whist_price: Decimal
+    pulya_point_whists: int
+    gora_point_whists: int
+    whist_factor: int
+    remiz_factor: int
+    consolation_factor: int
+    consolation_min: int
+    consolation_by_passer: bool
+    consolation_by_dealer: bool
+    single_whist_made: str
+    single_whist_remiz: str
+    shortfall_factor: Fraction
+    shortfall_split: str
+    q1_responsible: str
+    half_whist: tuple[int, ...]
+    stalingrad: bool
+    ten_checked: bool
+    checked_ten_whists: bool
+    misere_gora_per_trick: int
+    raspasy_scoring: str
+    raspasy_gora: tuple[int, ...]
+    raspasy_zero_pulya: tuple[int, ...]
+    raspasy_whists_per_trick: int
+    raspasy_tie: str
+    raspasy_exit: tuple[int, ...]
+    raspasy_exit_on: str
+    raspasy_dealer: str
+    pulka_end: str
+    overflow: str
+    help_whists_per_point: int
+    writeoff_gora_per_point: int
+
+    @classmethod
+    def of(cls, preset: str | Preset, **overrides: object) -> Rules:
+        """The preset with overrides; RulesError lists every problem (unknown name, bad value)."""
+        try:
+            base = PRESETS[Preset(preset)]
+        except ValueError:
+            raise RulesError([("unknown_preset", "preset", f"unknown preset {preset!r}: use sochi, leningrad or rostov")]) from None
+        problems = []
+        values = {}
+        for name, value in overrides.items():
+            parameter = PARAMETER.get(name)
+            if parameter is None:
+                problems.append(("unknown_parameter", name, f"unknown rule parameter {name!r}"))
+                continue
+            try:
+                values[name] = parameter.parse(value)
+            except ValueError as error:
+                problems.append(("bad_parameter", name, str(error)))
+        if problems:
+            raise RulesError(problems)
+        return dataclasses.replace(base, **values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data: the preset and every parameter, resolved."""
+        return {"preset": self.preset.value} | {p.name: json_value(getattr(self, p.name)) for p in PARAMETERS}
+
+    def overrides(self) -> dict[str, Any]:
+        """JSON data: the preset and only the parameters that differ from it."""
+        base = PRESETS[self.preset]
+        return {"preset": self.preset.value} | {
+            p.name: json_value(getattr(self, p.name))
+            for p in PARAMETERS
+            if getattr(self, p.name) != getattr(base, p.name)
+        }
+
+
+class RulesError(ValueError):
+    """Problems with a rule set: a list of (code, field, message)."""
+
+    def __init__(self, problems: list[tuple[str, str, str]]):
+        super().__init__("; ".join(message for _, _, message in problems))
+        self.problems = problems
+
+
+def _preset(preset: Preset, **values: Any) -> Rules:
+    return Rules(preset=preset, **{name: PARAMETER[name].parse(value) for name, value in values.items()})
+
+
+_COMMON = dict(
+    pulya_size=20, whist_price=1, gora_point_whists=10, consolation_by_passer=True, consolation_by_dealer=True,
+    single_whist_made="whister_all", shortfall_split="personal", q1_responsible="second_whister",
+    half_whist=[6, 7], stalingrad=False, ten_checked=True, checked_ten_whists=True,
+    raspasy_whists_per_trick=5, raspasy_tie="split", raspasy_exit_on="made",
+    overflow="help_then_writeoff",
+)
+
+PRESETS: dict[Preset, Rules] = {
+    Preset.SOCHI: _preset(
+        Preset.SOCHI, **_COMMON, pulya_point_whists=10, whist_factor=1, remiz_factor=1, consolation_factor=1,
+        consolation_min=0, single_whist_remiz="greedy", shortfall_factor=1, misere_gora_per_trick=10,
+        raspasy_scoring="gora", raspasy_gora=[1, 2, 3], raspasy_zero_pulya=[1, 2, 3], raspasy_exit=[6, 6, 6],
+        raspasy_dealer="talon", pulka_end="all_closed", help_whists_per_point=10, writeoff_gora_per_point=1,
+    ),
+    Preset.LENINGRAD: _preset(
+        Preset.LENINGRAD, **_COMMON, pulya_point_whists=20, whist_factor=2, remiz_factor=2, consolation_factor=2,
+        consolation_min=0, single_whist_remiz="gentleman", shortfall_factor=1, misere_gora_per_trick=20,
+        raspasy_scoring="gora", raspasy_gora=[2, 4, 6], raspasy_zero_pulya=[1, 2, 3], raspasy_exit=[6, 7, 7],
+        raspasy_dealer="talon", pulka_end="total", help_whists_per_point=20, writeoff_gora_per_point=2,
+    ),
+    Preset.ROSTOV: _preset(
+        Preset.ROSTOV, **_COMMON, pulya_point_whists=10, whist_factor=1, remiz_factor=1, consolation_factor=1,
+        consolation_min=10, single_whist_remiz="gentleman", shortfall_factor="0.5", misere_gora_per_trick=10,
+        raspasy_scoring="whists", raspasy_gora=[1], raspasy_zero_pulya=[1], raspasy_exit=[6, 6, 6],
+        raspasy_dealer="pulya_one", pulka_end="all_closed", help_whists_per_point=10, writeoff_gora_per_point=1,
+    ),
+}

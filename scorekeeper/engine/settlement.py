@@ -1,0 +1,91 @@
+"""Settling a pulka (rules.md §9, §15): exact balances, money in cents, the fewest transfers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from math import floor
+
+from .rules import Rules
+from .scoring import Points
+from .sheet import Sheet
+
+
+@dataclass(frozen=True)
+class Transfer:
+    payer: int
+    payee: int
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Settlement:
+    net: tuple[Fraction, ...]  # exact whists, summing to 0
+    balance: tuple[Decimal, ...]  # whists, rounded half away from zero to 2 decimals
+    money: tuple[Decimal, ...]  # cents, summing to exactly 0
+    transfers: tuple[Transfer, ...]
+    # The amnesty form a player checks by hand (§9.2): the smallest gora is
+    # struck from every gora, each player then writes gora_whists[i] on i, and
+    # pairwise[i][j] is what i wins from j (whists both ways, gora, pulya).
+    amnesty: Points
+    gora_whists: tuple[Fraction, ...]
+    pairwise: tuple[tuple[Fraction, ...], ...]
+
+
+def round_half_away(value: Fraction, places: int = 2) -> Decimal:
+    scaled = abs(value) * 10**places
+    whole = floor(scaled + Fraction(1, 2))
+    return Decimal(whole if value >= 0 else -whole).scaleb(-places)
+
+
+def _cents(amounts: list[Fraction]) -> list[int]:
+    """Largest-remainder rounding to whole cents that keeps the sum at exactly zero."""
+    scaled = [amount * 100 for amount in amounts]
+    cents = [floor(s) for s in scaled]
+    missing = -sum(cents)
+    by_remainder = sorted(range(len(amounts)), key=lambda i: (-(scaled[i] - cents[i]), i))
+    for i in by_remainder[:missing]:
+        cents[i] += 1
+    return cents
+
+
+def _transfers(cents: list[int]) -> list[Transfer]:
+    """The largest debtor pays the largest creditor, repeatedly (ties: the earlier seat)."""
+    left = list(cents)
+    transfers = []
+    while any(left):
+        payer = min(range(len(left)), key=lambda i: (left[i], i))
+        payee = min(range(len(left)), key=lambda i: (-left[i], i))
+        amount = min(-left[payer], left[payee])
+        left[payer] += amount
+        left[payee] -= amount
+        transfers.append(Transfer(payer, payee, Decimal(amount).scaleb(-2)))
+    return transfers
+
+
+def settle(sheet: Sheet, rules: Rules) -> Settlement:
+    n = sheet.n
+    whists, gora, pulya = sheet.whists, sheet.gora, sheet.pulya
+    per_gora, per_pulya = rules.gora_point_whists, rules.pulya_point_whists
+    amnesty = min(gora)
+    gora_whists = tuple(Fraction(per_gora * (g - amnesty), n) for g in gora)
+    pairwise = tuple(
+        tuple(
+            Fraction(0) if i == j else
+            whists[i][j] - whists[j][i] + gora_whists[j] - gora_whists[i] + Fraction(per_pulya * (pulya[i] - pulya[j]), n)
+            for j in range(n)
+        )
+        for i in range(n)
+    )
+    net = tuple(sum(row, Fraction(0)) for row in pairwise)
+    cents = _cents([value * Fraction(rules.whist_price) for value in net])
+    return Settlement(
+        net=net,
+        balance=tuple(round_half_away(value) for value in net),
+        money=tuple(Decimal(c).scaleb(-2) for c in cents),
+        transfers=tuple(_transfers(cents)),
+        amnesty=amnesty,
+        gora_whists=gora_whists,
+        pairwise=pairwise,
+    )

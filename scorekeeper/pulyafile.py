@@ -1,0 +1,267 @@
+"""The pulka file `pulya/1` and the replay result `pulya-result/1` (shared FORMAT.md).
+
+This is an edge of the engine: names become seats here on the way in and
+seats become names on the way out. Problems keep the engine's codes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .engine import (
+    Code, Contract, Deal, DealType, Problem, PulkaError, Replay, Rules, RulesError, Settlement, replay, settle,
+)
+from .engine.rules import json_value
+
+FORMAT = "pulya/1"
+RESULT_FORMAT = "pulya-result/1"
+MAX_NAME = 40
+
+_TOP_KEYS = {"format", "players", "first_dealer", "rules", "deals"}
+_DEAL_KEYS = {
+    DealType.GAME: ({"declarer", "contract"}, {"whist", "open", "tricks"}),
+    DealType.MISERE: ({"declarer"}, {"tricks"}),
+    DealType.RASPASY: (set(), {"tricks"}),
+}
+
+
+class FileError(ValueError):
+    """The one problem a pulka file is reported for (FORMAT.md §3)."""
+
+    def __init__(self, problem: Problem, players: tuple[str, ...] = ()):
+        self.problem = problem
+        self.players = players
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        return self.problem.text(self.players) if self.players else self.problem.message
+
+    def to_json(self) -> dict[str, Any]:
+        p = self.problem
+        return {"error": {"deal": p.deal, "field": p.field, "code": p.code.value, "message": self.message}}
+
+
+@dataclass(frozen=True)
+class Pulka:
+    """A pulka as the file holds it: players by name, the rules, and the deals in seats."""
+
+    players: tuple[str, ...]
+    rules: Rules
+    deals: tuple[Deal, ...] = ()
+    first_dealer: int = 0
+
+    def replay(self) -> Replay:
+        """The engine's replay; FileError (with names) if a deal is invalid."""
+        try:
+            return replay(self.rules, len(self.players), self.deals, self.first_dealer)
+        except PulkaError as error:
+            raise FileError(error.problems[0], self.players) from None
+
+    def settle(self, result: Replay | None = None) -> Settlement:
+        result = result or self.replay()
+        return settle(result.sheet, self.rules)
+
+
+def check_players(players: object) -> str | None:
+    """Why `players` is not 3 or 4 distinct non-empty names of at most 40 characters, or None."""
+    if not isinstance(players, list) or len(players) not in (3, 4):
+        return "a pulka has 3 or 4 players, listed in clockwise seating order"
+    for name in players:
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+            return f"a player's name is 1 to {MAX_NAME} characters, not {name!r}"
+    if len(set(players)) != len(players):
+        return "two players have the same name"
+    return None
+
+
+def loads(text: str | bytes) -> Pulka:
+    """Parse a pulka file; its deals are checked against the rules when it is replayed."""
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise FileError(Problem(Code.BAD_JSON, "", f"the file is not JSON: {error}")) from None
+    return parse(data)
+
+
+def parse(data: object) -> Pulka:
+    """Read a `pulya/1` object. Structure and names are checked here, the rules of play by the engine."""
+    problems = _top_problems(data)
+    if problems:
+        raise FileError(min(problems, key=lambda p: p.code.rank))
+    players = tuple(data["players"])
+    seat = {name: i for i, name in enumerate(players)}
+    first_dealer = seat[data.get("first_dealer", players[0])]
+    rules_data = dict(data["rules"])
+    rules = Rules.of(rules_data.pop("preset"), **rules_data)
+    deals = []
+    for number, item in enumerate(data["deals"], 1):
+        deal, problems = _deal(item, seat, number)
+        if problems:
+            # The earlier deals may break the rules first: they are reported first.
+            Pulka(players, rules, tuple(deals), first_dealer).replay()
+            raise FileError(min(problems, key=lambda p: p.code.rank), players)
+        deals.append(deal)
+    return Pulka(players, rules, tuple(deals), first_dealer)
+
+
+def _top_problems(data: object) -> list[Problem]:
+    if not isinstance(data, dict):
+        return [Problem(Code.BAD_FORMAT, "", "a pulka file is a JSON object")]
+    problems = []
+    for key in data.keys() - _TOP_KEYS:
+        problems.append(Problem(Code.BAD_FORMAT, key, f"unknown key {key!r}"))
+    for key in sorted({"format", "players", "rules", "deals"} - data.keys()):
+        problems.append(Problem(Code.BAD_FORMAT, key, f"the key {key!r} is missing"))
+    if "format" in data and data["format"] != FORMAT:
+        problems.append(Problem(Code.BAD_FORMAT, "format", f"format must be {FORMAT!r}"))
+    if "deals" in data and not isinstance(data["deals"], list):
+        problems.append(Problem(Code.BAD_FORMAT, "deals", "deals must be a list"))
+    if "players" in data:
+        why = check_players(data["players"])
+        if why:
+            problems.append(Problem(Code.BAD_PLAYERS, "players", why))
+        elif data.get("first_dealer", data["players"][0]) not in data["players"]:
+            problems.append(Problem(Code.BAD_PLAYERS, "first_dealer", "first_dealer must be one of the players"))
+    rules = data.get("rules")
+    if "rules" in data and not isinstance(rules, dict):
+        problems.append(Problem(Code.BAD_FORMAT, "rules", "rules must be an object"))
+    elif isinstance(rules, dict):
+        if "preset" not in rules:
+            problems.append(Problem(Code.BAD_FORMAT, "rules.preset", "rules.preset is missing"))
+        else:
+            overrides = {k: v for k, v in rules.items() if k != "preset"}
+            try:
+                Rules.of(rules["preset"] if isinstance(rules["preset"], str) else repr(rules["preset"]), **overrides)
+            except RulesError as error:
+                problems += [Problem(Code(code), f"rules.{field}", message) for code, field, message in error.problems]
+    return problems
+
+
+def _deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | None, list[Problem]]:
+    problems: list[Problem] = []
+
+    def problem(code: Code, field: str, message: str) -> None:
+        problems.append(Problem(code, field, message, number))
+
+    if not isinstance(item, dict):
+        problem(Code.BAD_FORMAT, "", "a deal is a JSON object")
+        return None, problems
+    kind = item.get("type")
+    if kind not in _DEAL_KEYS:
+        problem(Code.BAD_FORMAT, "type", f"type must be game, misere or raspasy, not {kind!r}")
+        return None, problems
+    kind = DealType(kind)
+    required, optional = _DEAL_KEYS[kind]
+    for key in sorted(item.keys() - required - optional - {"type"}):
+        problem(Code.BAD_FORMAT, key, f"a {kind.value} deal has no key {key!r}")
+    for key in sorted(required - item.keys()):
+        problem(Code.BAD_FORMAT, key, f"the key {key!r} is missing")
+
+    def player(value: object, field: str) -> int | None:
+        if isinstance(value, str) and value in seat:
+            return seat[value]
+        problem(Code.UNKNOWN_PLAYER, field, f"{value!r} is not one of the players")
+        return None
+
+    def by_player(field: str) -> dict[int, object] | None:
+        if field not in item:
+            return None
+        value = item[field]
+        if not isinstance(value, dict):
+            problem(Code.BAD_FORMAT, field, f"{field} must be an object from player names to values")
+            return None
+        return {s: v for name, v in value.items() if (s := player(name, field)) is not None}
+
+    declarer = player(item["declarer"], "declarer") if "declarer" in item and kind is not DealType.RASPASY else None
+    whist = by_player("whist") if kind is DealType.GAME else None
+    tricks = by_player("tricks")
+    is_open = item.get("open", False)
+    if not isinstance(is_open, bool):
+        problem(Code.BAD_FORMAT, "open", "open must be true or false")
+    contract = Contract.parse(item.get("contract")) if kind is DealType.GAME else None
+    deal = Deal(kind, declarer, contract, whist, tricks, is_open is True)
+    return deal, problems
+
+
+# -- writing -------------------------------------------------------------------
+
+
+def deal_to_json(deal: Deal, players: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": deal.type.value}
+    if deal.declarer is not None:
+        data["declarer"] = players[deal.declarer]
+    if deal.contract is not None:
+        data["contract"] = str(deal.contract)
+    if deal.whist is not None:
+        data["whist"] = {players[s]: str(word) for s, word in deal.whist.items()}
+    if deal.open:
+        data["open"] = True
+    if deal.tricks is not None:
+        data["tricks"] = {players[s]: count for s, count in deal.tricks.items()}
+    return data
+
+
+def to_json(pulka: Pulka) -> dict[str, Any]:
+    """The `pulya/1` object: rules as the preset plus what differs from it."""
+    return {
+        "format": FORMAT,
+        "players": list(pulka.players),
+        "first_dealer": pulka.players[pulka.first_dealer],
+        "rules": pulka.rules.overrides(),
+        "deals": [deal_to_json(deal, pulka.players) for deal in pulka.deals],
+    }
+
+
+def dumps(pulka: Pulka) -> str:
+    return json.dumps(to_json(pulka), ensure_ascii=False, indent=2) + "\n"
+
+
+def _by_name(players: tuple[str, ...], values) -> dict[str, Any]:
+    return {name: json_value(value) for name, value in zip(players, values)}
+
+
+def result_json(pulka: Pulka, result: Replay | None = None) -> dict[str, Any]:
+    """The `pulya-result/1` object of `scorekeeper replay --json`."""
+    result = result or pulka.replay()
+    players = pulka.players
+    sheet = result.sheet
+    settlement = pulka.settle(result)
+    return {
+        "format": RESULT_FORMAT,
+        "players": list(players),
+        "rules": pulka.rules.to_dict(),
+        "finished": sheet.finished,
+        "sheet": {
+            "pulya": _by_name(players, sheet.pulya),
+            "gora": _by_name(players, sheet.gora),
+            "whists": {
+                name: {players[j]: json_value(sheet.whists[i][j]) for j in range(len(players)) if j != i}
+                for i, name in enumerate(players)
+            },
+        },
+        "settlement": {
+            "balance": _by_name(players, settlement.balance),
+            "money": _by_name(players, settlement.money),
+            "transfers": [
+                {"from": players[t.payer], "to": players[t.payee], "amount": json_value(t.amount)}
+                for t in settlement.transfers
+            ],
+        },
+        "deals": [
+            {
+                "n": r.number,
+                "dealer": players[r.dealer],
+                "type": r.deal.type.value,
+                "entries": [
+                    {"player": players[e.player], "column": e.column.value}
+                    | ({"on": players[e.on]} if e.on is not None else {})
+                    | {"points": json_value(e.points), "reason": e.text(players)}
+                    for e in r.entries
+                ],
+            }
+            for r in result.results
+        ],
+    }
