@@ -61,7 +61,9 @@ def replay_command(args: argparse.Namespace) -> int:
         pulka = loads(text)
         data = result_json(pulka)
     except FileError as error:
-        print(error.message, file=sys.stderr)
+        problem = error.problem
+        where = f"field {problem.field}" if problem.field else "the file"
+        print(f"scorekeeper: {error.message} ({problem.code.value}, {where})", file=sys.stderr)
         if args.json:
             print(json.dumps(error.to_json(), ensure_ascii=False))
         return 2

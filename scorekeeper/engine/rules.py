@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -105,24 +105,18 @@ def _parse_levels(p: Parameter, value: object) -> tuple[int, ...] | None:
 
 
 def _parse_money(p: Parameter, value: object) -> Decimal | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str, Decimal)):
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
         return None
-    try:
-        amount = Decimal(str(value))
-    except InvalidOperation:
-        return None
+    amount = Decimal(str(value))  # via str: the float 0.1 means 0.1, not its binary expansion
     if not amount.is_finite() or amount < 0 or (amount * 10_000) % 1:
         return None
     return amount
 
 
 def _parse_factor(p: Parameter, value: object) -> Fraction | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str, Fraction, Decimal)):
+    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction, Decimal)):
         return None
-    try:
-        factor = Fraction(str(value)) if not isinstance(value, Fraction) else value
-    except (ValueError, ZeroDivisionError):
-        return None
+    factor = Fraction(value)
     return factor if factor in p.choices else None
 
 
@@ -316,7 +310,7 @@ PRESETS: dict[Preset, Rules] = {
     ),
     Preset.ROSTOV: _preset(
         Preset.ROSTOV, **_COMMON, pulya_point_whists=10, whist_factor=1, remiz_factor=1, consolation_factor=1,
-        consolation_min=10, single_whist_remiz="gentleman", shortfall_factor="0.5", misere_gora_per_trick=10,
+        consolation_min=10, single_whist_remiz="gentleman", shortfall_factor=HALF, misere_gora_per_trick=10,
         raspasy_scoring="whists", raspasy_gora=[1], raspasy_zero_pulya=[1], raspasy_exit=[6, 6, 6],
         raspasy_dealer="pulya_one", pulka_end="all_closed", help_whists_per_point=10, writeoff_gora_per_point=1,
     ),
