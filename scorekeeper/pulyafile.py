@@ -13,6 +13,7 @@ from typing import Any
 from .engine import (
     Code, Contract, Deal, DealType, Problem, PulkaError, Replay, Rules, RulesError, Settlement, replay, settle,
 )
+from .engine.deals import literal
 from .engine.rules import json_value
 
 FORMAT = "pulya/1"
@@ -20,10 +21,11 @@ RESULT_FORMAT = "pulya-result/1"
 MAX_NAME = 40
 
 _TOP_KEYS = {"format", "players", "first_dealer", "rules", "deals"}
+# Each deal type's required keys, and all the keys it may have.
 _DEAL_KEYS = {
-    DealType.GAME: ({"declarer", "contract"}, {"whist", "open", "tricks"}),
-    DealType.MISERE: ({"declarer"}, {"tricks"}),
-    DealType.RASPASY: (set(), {"tricks"}),
+    DealType.GAME: ({"type", "declarer", "contract"}, {"type", "declarer", "contract", "whist", "open", "tricks"}),
+    DealType.MISERE: ({"type", "declarer"}, {"type", "declarer", "tricks"}),
+    DealType.RASPASY: ({"type"}, {"type", "tricks"}),
 }
 
 
@@ -37,7 +39,7 @@ class FileError(ValueError):
 
     @property
     def message(self) -> str:
-        return self.problem.text(self.players) if self.players else self.problem.message
+        return self.problem.text(self.players)
 
     def to_json(self) -> dict[str, Any]:
         p = self.problem
@@ -65,6 +67,11 @@ class Pulka:
         return settle(result.sheet, self.rules)
 
 
+def literal_text(text: str) -> str:
+    """Plain text inside a message template."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 def check_players(players: object) -> str | None:
     """Why `players` is not 3 or 4 distinct non-empty names of at most 40 characters, or None."""
     if not isinstance(players, list) or len(players) not in (3, 4):
@@ -81,8 +88,8 @@ def loads(text: str | bytes) -> Pulka:
     """Parse a pulka file; its deals are checked against the rules when it is replayed."""
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise FileError(Problem(Code.BAD_JSON, "", f"the file is not JSON: {error}")) from None
+    except (ValueError, RecursionError) as error:
+        raise FileError(Problem(Code.BAD_JSON, "", literal_text(f"the file is not JSON: {error}"))) from None
     return parse(data)
 
 
@@ -112,9 +119,9 @@ def _top_problems(data: object) -> list[Problem]:
         return [Problem(Code.BAD_FORMAT, "", "a pulka file is a JSON object")]
     problems = []
     for key in data.keys() - _TOP_KEYS:
-        problems.append(Problem(Code.BAD_FORMAT, key, f"unknown key {key!r}"))
+        problems.append(Problem(Code.BAD_FORMAT, key, f"unknown key {literal(key)}"))
     for key in sorted({"format", "players", "rules", "deals"} - data.keys()):
-        problems.append(Problem(Code.BAD_FORMAT, key, f"the key {key!r} is missing"))
+        problems.append(Problem(Code.BAD_FORMAT, key, f"the key {literal(key)} is missing"))
     if "format" in data and data["format"] != FORMAT:
         problems.append(Problem(Code.BAD_FORMAT, "format", f"format must be {FORMAT!r}"))
     if "deals" in data and not isinstance(data["deals"], list):
@@ -122,7 +129,7 @@ def _top_problems(data: object) -> list[Problem]:
     if "players" in data:
         why = check_players(data["players"])
         if why:
-            problems.append(Problem(Code.BAD_PLAYERS, "players", why))
+            problems.append(Problem(Code.BAD_PLAYERS, "players", literal_text(why)))
         elif data.get("first_dealer", data["players"][0]) not in data["players"]:
             problems.append(Problem(Code.BAD_PLAYERS, "first_dealer", "first_dealer must be one of the players"))
     rules = data.get("rules")
@@ -136,54 +143,56 @@ def _top_problems(data: object) -> list[Problem]:
             try:
                 Rules.of(rules["preset"] if isinstance(rules["preset"], str) else repr(rules["preset"]), **overrides)
             except RulesError as error:
-                problems += [Problem(Code(code), f"rules.{field}", message) for code, field, message in error.problems]
+                problems += [Problem(Code(code), f"rules.{field}", literal_text(message))
+                             for code, field, message in error.problems]
     return problems
 
 
 def _deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | None, list[Problem]]:
+    """A deal's structure and names; what the rules say of it is the engine's to check."""
     problems: list[Problem] = []
-
-    def problem(code: Code, field: str, message: str) -> None:
-        problems.append(Problem(code, field, message, number))
-
     if not isinstance(item, dict):
-        problem(Code.BAD_FORMAT, "", "a deal is a JSON object")
-        return None, problems
+        return None, [Problem(Code.BAD_FORMAT, "", "a deal is a JSON object", number)]
     kind = item.get("type")
-    if kind not in _DEAL_KEYS:
-        problem(Code.BAD_FORMAT, "type", f"type must be game, misere or raspasy, not {kind!r}")
-        return None, problems
+    if not isinstance(kind, str) or kind not in _DEAL_KEYS:
+        return None, [Problem(Code.BAD_FORMAT, "type", f"type must be game, misere or raspasy, not {literal(kind)}", number)]
     kind = DealType(kind)
-    required, optional = _DEAL_KEYS[kind]
-    for key in sorted(item.keys() - required - optional - {"type"}):
-        problem(Code.BAD_FORMAT, key, f"a {kind.value} deal has no key {key!r}")
-    for key in sorted(required - item.keys()):
-        problem(Code.BAD_FORMAT, key, f"the key {key!r} is missing")
-
-    def player(value: object, field: str) -> int | None:
-        if isinstance(value, str) and value in seat:
-            return seat[value]
-        problem(Code.UNKNOWN_PLAYER, field, f"{value!r} is not one of the players")
-        return None
-
-    def by_player(field: str) -> dict[int, object] | None:
-        if field not in item:
-            return None
-        value = item[field]
-        if not isinstance(value, dict):
-            problem(Code.BAD_FORMAT, field, f"{field} must be an object from player names to values")
-            return None
-        return {s: v for name, v in value.items() if (s := player(name, field)) is not None}
-
-    declarer = player(item["declarer"], "declarer") if "declarer" in item and kind is not DealType.RASPASY else None
-    whist = by_player("whist") if kind is DealType.GAME else None
-    tricks = by_player("tricks")
+    required, allowed = _DEAL_KEYS[kind]
+    keys = item.keys()
+    if not required <= keys <= allowed:
+        problems += [Problem(Code.BAD_FORMAT, key, f"a {kind.value} deal has no key {literal(key)}", number)
+                     for key in sorted(keys - allowed)]
+        problems += [Problem(Code.BAD_FORMAT, key, f"the key {literal(key)} is missing", number)
+                     for key in sorted(required - keys)]
+    declarer = None
+    if kind is not DealType.RASPASY and "declarer" in item:
+        declarer = _seat(item["declarer"], "declarer", seat, problems, number)
+    whist = _by_player(item, "whist", seat, problems, number) if kind is DealType.GAME else None
+    tricks = _by_player(item, "tricks", seat, problems, number)
     is_open = item.get("open", False)
     if not isinstance(is_open, bool):
-        problem(Code.BAD_FORMAT, "open", "open must be true or false")
+        problems.append(Problem(Code.BAD_FORMAT, "open", "open must be true or false", number))
     contract = Contract.parse(item.get("contract")) if kind is DealType.GAME else None
-    deal = Deal(kind, declarer, contract, whist, tricks, is_open is True)
-    return deal, problems
+    return Deal(kind, declarer, contract, whist, tricks, is_open is True), problems
+
+
+def _seat(name: object, field: str, seat: dict[str, int], problems: list[Problem], number: int) -> int | None:
+    found = seat.get(name) if isinstance(name, str) else None
+    if found is None:
+        problems.append(Problem(Code.UNKNOWN_PLAYER, field, f"{literal(name)} is not one of the players", number))
+    return found
+
+
+def _by_player(item: dict, field: str, seat: dict[str, int], problems: list[Problem],
+               number: int) -> dict[int, object] | None:
+    """`{"Anna": 3, …}` as `{0: 3, …}`; unknown names are reported and left out."""
+    value = item.get(field)
+    if value is None and field not in item:
+        return None
+    if not isinstance(value, dict):
+        problems.append(Problem(Code.BAD_FORMAT, field, f"{field} must be an object from player names to values", number))
+        return None
+    return {s: v for name, v in value.items() if (s := _seat(name, field, seat, problems, number)) is not None}
 
 
 # -- writing -------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -33,8 +32,6 @@ MISERE_PRICE = 10
 # Tricks the two defenders undertake together, by level (W2); a misère has none.
 OBLIGATION = {6: 4, 7: 2, 8: 1, 9: 1, 10: 1}
 
-_CONTRACT = re.compile(r"(6|7|8|9|10)(S|C|D|H|NT)")
-
 
 @dataclass(frozen=True, slots=True)
 class Contract:
@@ -44,8 +41,7 @@ class Contract:
     @classmethod
     def parse(cls, text: object) -> Contract | None:
         """`7H`, `10NT` … ; None for anything else (the caller reports `bad_contract`)."""
-        match = _CONTRACT.fullmatch(text) if isinstance(text, str) else None
-        return match and cls(int(match[1]), Strain(match[2]))
+        return CONTRACTS.get(text) if isinstance(text, str) else None
 
     @property
     def price(self) -> int:
@@ -62,3 +58,6 @@ class Contract:
     def label(self) -> str:
         """What a player writes: 7♥, 10NT."""
         return f"{self.level}{self.strain.symbol}"
+
+
+CONTRACTS = {str(c): c for c in (Contract(level, strain) for level in LEVELS for strain in Strain)}

@@ -75,6 +75,14 @@ class Problem:
         return f"deal {self.deal}: {message}" if self.deal is not None else message
 
 
+def literal(value: object) -> str:
+    """A value from the input, quoted for a message template (its braces are not placeholders)."""
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 def first_problem(problems: list[Problem]) -> Problem:
     """The one problem FORMAT.md reports: the earliest deal, then the earliest code."""
     return min(problems, key=lambda p: (p.deal is not None, p.deal or 0, p.code.rank))
@@ -163,7 +171,7 @@ class _Checker:
                 self.problem(Code.INACTIVE_PLAYER, "tricks", f"{{{seat}}} deals and sits this deal out: he takes no tricks")
             elif not _is_count(count):
                 self.problem(Code.BAD_TRICKS, "tricks",
-                             f"{{{seat}}}'s tricks must be a whole number from 0 to 10, not {count!r}")
+                             f"{{{seat}}}'s tricks must be a whole number from 0 to 10, not {literal(count)}")
                 valid = False
         return valid
 
@@ -217,7 +225,7 @@ class _Checker:
                 self.problem(Code.BAD_WHIST, "whist", f"{{{seat}}} declares this deal: only the defenders whist or pass")
                 ok = False
             elif word not in WORDS:
-                self.problem(Code.BAD_WHIST, "whist", f"{{{seat}}}'s word must be whist, pass or half, not {word!r}")
+                self.problem(Code.BAD_WHIST, "whist", f"{{{seat}}}'s word must be whist, pass or half, not {literal(word)}")
                 ok = False
         for seat in (first, second):
             if seat not in whist:
@@ -251,15 +259,14 @@ class _Checker:
             self.total(sum(tricks[s] for s in self.active))
 
     def misere_tricks(self) -> None:
+        """The declarer's count is needed; the others' are optional, but once given they add up to 10."""
         tricks = self.deal.tricks
         if tricks is None or self.deal.declarer not in tricks:
             self.problem(Code.TRICKS_MISSING, "tricks", "enter the tricks the misère player took")
             if tricks is None:
                 return
-        if self.counts(tricks):
-            total = sum(tricks[s] for s in self.active if s in tricks)
-            if all(s in tricks for s in self.active) or total > 10:
-                self.total(total)
+        if self.counts(tricks) and len(tricks) > 1:
+            self.total(sum(tricks.values()))
 
     def raspasy_tricks(self) -> None:
         tricks = self.deal.tricks

@@ -108,7 +108,7 @@ def _parse_money(p: Parameter, value: object) -> Decimal | None:
     if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
         return None
     amount = Decimal(str(value))  # via str: the float 0.1 means 0.1, not its binary expansion
-    if not amount.is_finite() or amount < 0 or (amount * 10_000) % 1:
+    if not amount.is_finite() or amount < 0 or (Fraction(amount) * 10_000).denominator != 1:
         return None
     return amount
 

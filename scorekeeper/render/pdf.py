@@ -1,0 +1,208 @@
+"""A pulka as an A4 PDF: the drawn sheet, the protocol of deals, the settlement.
+
+WeasyPrint is heavy to import and needs system libraries, so it is imported
+only inside the functions that make a PDF. The HTML comes from
+templates/pdf/pulka.html through a bare Jinja2 environment, so no Flask app
+is needed. Only the bundled fonts (and data: URLs) may be fetched: a name
+that looks like a URL or an <img> is escaped text and never leaves the machine.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from datetime import date, datetime
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+from urllib.request import url2pathname
+
+from ..engine import Column, Replay, Rules, Settlement, settle
+from .svg import sheet_svg
+from .text import decimal, describe, points, signed
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def _resource(name: str) -> Path:
+    """An installed wheel carries static/ and templates/ inside the package; a checkout has them beside it."""
+    installed = _PACKAGE / name
+    return installed if installed.is_dir() else _PACKAGE.parent / name
+
+
+STATIC_DIR = _resource("static")
+TEMPLATES_DIR = _resource("templates")
+FONTS = {"regular": STATIC_DIR / "fonts" / "DejaVuSans.ttf", "bold": STATIC_DIR / "fonts" / "DejaVuSans-Bold.ttf"}
+
+
+# -- fetching -------------------------------------------------------------------
+
+
+def allowed_url(url: str, root: Path = STATIC_DIR) -> bool:
+    """data: URLs and file: URLs of files under `root`; nothing else."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme == "data":
+        return True
+    if scheme != "file" or parts.netloc not in ("", "localhost"):
+        return False
+    path = Path(url2pathname(unquote(parts.path))).resolve()
+    return path.is_relative_to(root.resolve()) and path.is_file()
+
+
+def make_url_fetcher(root: Path = STATIC_DIR):
+    """A WeasyPrint URL fetcher that refuses everything `allowed_url` does not allow."""
+    from weasyprint.urls import URLFetcher
+
+    class StaticFetcher(URLFetcher):
+        def fetch(self, url, headers=None):
+            if not allowed_url(url, root):
+                raise ValueError(f"scorekeeper fetches only its own static files, not {url[:80]!r}")
+            return super().fetch(url, headers)
+
+    return StaticFetcher(allowed_protocols=("file", "data"), allow_redirects=False)
+
+
+# -- names ------------------------------------------------------------------------
+
+_CYRILLIC = dict(zip(
+    "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+    ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t", "u",
+     "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"],
+))
+
+
+def pdf_filename(title: str, created: date | datetime) -> str:
+    """`pulka-u-ani-2025-03-08.pdf`: ASCII only, safe in any Content-Disposition header."""
+    text = "".join(_CYRILLIC.get(ch, ch) for ch in title.lower())
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:60].strip("-") or "pulka"
+    day = created.date() if isinstance(created, datetime) else created
+    return f"{slug}-{day.isoformat()}.pdf"
+
+
+# -- the document ------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _environment():
+    from jinja2 import Environment, FileSystemLoader
+
+    return Environment(loader=FileSystemLoader(TEMPLATES_DIR), autoescape=True, trim_blocks=True,
+                       lstrip_blocks=True)
+
+
+def _money(value: Decimal, currency: str) -> str:
+    return signed(value) + (f" {currency}" if currency else "")
+
+
+def _entry_place(entry, names: Sequence[str]) -> str:
+    if entry.column is Column.WHISTS:
+        return f"whists {names[entry.player]} → {names[entry.on]}"
+    return f"{entry.column} {names[entry.player]}"
+
+
+def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement, *, title: str,
+            created: date | datetime, currency: str = "", orientation: str = "table",
+            seats: Sequence[str] | None = None) -> dict:
+    """Everything the template shows, as plain strings: the template only lays it out."""
+    names = tuple(players)
+    n = len(names)
+    sheet = replay.sheet
+    # The size and the price are on page 1 anyway; "changed" lists the other departures from the preset.
+    overrides = {k: v for k, v in rules.overrides().items() if k not in ("preset", "pulya_size", "whist_price")}
+    when = created.strftime("%Y-%m-%d %H:%M") if isinstance(created, datetime) else created.isoformat()
+    if replay.finished:
+        status = f"finished after {sheet.deals} deals"
+    else:
+        status = f"in progress: {sheet.deals} deals so far, {names[sheet.dealer]} deals next"
+    deals = [
+        {
+            "number": result.number,
+            "dealer": names[result.dealer],
+            "summary": describe(result.deal, names, result.k),
+            "entries": [
+                {"place": _entry_place(e, names), "points": signed(e.points), "reason": e.text(names)}
+                for e in result.entries
+            ],
+        }
+        for result in replay.results
+    ]
+    return {
+        "title": title,
+        "created": when,
+        "players": names,
+        "status": status,
+        "finished": replay.finished,
+        "preset": rules.preset.value.capitalize(),
+        "pulya_size": rules.pulya_size,
+        "whist_price": decimal(rules.whist_price) + (f" {currency}" if currency else ""),
+        "changed": [f"{k} {_value(v)}" for k, v in overrides.items()],
+        "all_rules": [f"{k} {_value(v)}" for k, v in rules.to_dict().items() if k != "preset"],
+        "svg": sheet_svg(names, rules, replay, orientation=orientation, currency=currency, seats=seats),
+        "deals": deals,
+        "totals": [
+            {
+                "name": names[i],
+                "pulya": points(sheet.pulya[i]),
+                "gora": points(sheet.gora[i]),
+                "whists": ["—" if i == j else points(sheet.whists[i][j]) for j in range(n)],
+            }
+            for i in range(n)
+        ],
+        "balances": [
+            {
+                "name": names[i],
+                "exact": signed(settlement.net[i]),
+                "balance": signed(settlement.balance[i]),
+                "money": _money(settlement.money[i], currency),
+            }
+            for i in range(n)
+        ],
+        "amnesty": points(settlement.amnesty),
+        "gora_whists": [points(settlement.gora_whists[i]) for i in range(n)],
+        "pairwise": [
+            {"name": names[i], "cells": ["—" if i == j else signed(settlement.pairwise[i][j]) for j in range(n)]}
+            for i in range(n)
+        ],
+        "transfers": [
+            f"{names[t.payer]} pays {names[t.payee]} {t.amount:.2f}" + (f" {currency}" if currency else "")
+            for t in settlement.transfers
+        ],
+        "fonts": {weight: path.as_uri() for weight, path in FONTS.items()},
+    }
+
+
+def _value(value) -> str:
+    if isinstance(value, list):
+        return "-".join(map(str, value)) or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def render_html(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement | None = None, *,
+                title: str, created: date | datetime, currency: str = "", orientation: str = "table",
+                seats: Sequence[str] | None = None) -> str:
+    """The PDF's HTML, for debugging the layout in a browser."""
+    from markupsafe import Markup
+
+    settlement = settlement or settle(replay.sheet, rules)
+    data = context(players, rules, replay, settlement, title=title, created=created, currency=currency,
+                   orientation=orientation, seats=seats)
+    data["svg"] = Markup(data["svg"])  # built and escaped by sheet_svg
+    return _environment().get_template("pdf/pulka.html").render(data)
+
+
+def render_pdf(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement | None = None, *,
+               title: str, created: date | datetime, currency: str = "", orientation: str = "table",
+               seats: Sequence[str] | None = None) -> bytes:
+    """The pulka as A4 PDF bytes; finished or not, 3 or 4 players. `settlement` defaults to settling the sheet."""
+    import weasyprint
+
+    html = render_html(players, rules, replay, settlement, title=title, created=created, currency=currency,
+                       orientation=orientation, seats=seats)
+    document = weasyprint.HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=make_url_fetcher())
+    return document.write_pdf()
