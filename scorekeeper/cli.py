@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -74,6 +75,35 @@ def replay_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def serve_command(args: argparse.Namespace) -> int:
+    from .web import create_app, serve  # Flask only when the app is wanted
+
+    app = create_app()
+    print(f"scorekeeper: serving on http://{args.host}:{args.port}/ (database: {_safe_url(app)})", flush=True)
+    serve(app, host=args.host, port=args.port, threads=args.threads)
+    return 0
+
+
+def _safe_url(app) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(app.extensions["scorekeeper"].db.url).render_as_string(hide_password=True)
+
+
+def db_upgrade_command(args: argparse.Namespace) -> int:
+    from .web.db import Database, normalize_url
+
+    url = args.url or os.environ.get("DATABASE_URL")
+    if url:
+        Database(normalize_url(url)).upgrade()
+    else:
+        from .web import create_app
+
+        create_app()  # the instance folder's SQLite file, upgraded on start
+    print("scorekeeper: the database is up to date")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorekeeper", description="The electronic pulya for Preferans.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -81,6 +111,18 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="the pulka file, or - for standard input")
     replay.add_argument("--json", action="store_true", help="print the pulya-result/1 object")
     replay.set_defaults(run=replay_command)
+
+    serve = commands.add_parser("serve", help="run the web app (waitress); the database is created or upgraded first")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    serve.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    serve.set_defaults(run=serve_command)
+
+    db = commands.add_parser("db", help="database maintenance")
+    db_commands = db.add_subparsers(dest="db_command", required=True)
+    upgrade = db_commands.add_parser("upgrade", help="apply the schema migrations (the app also does on start)")
+    upgrade.add_argument("--url", help="database URL (default: DATABASE_URL, else the instance folder's SQLite file)")
+    upgrade.set_defaults(run=db_upgrade_command)
     return parser
 
 

@@ -1,0 +1,230 @@
+"""Web benchmark (not a test): the real server (waitress) with a 100-deal pulka.
+
+Measures, against one server process:
+  - latency (median, p95) of the sheet page, and of entering a deal (the deal form's POST, as a phone
+    sends it, and the JSON API's POST), one client after another;
+  - requests per second of the sheet page with 16 concurrent clients, next to a minimal Flask route
+    served by the same server in the same run, and their ratio.
+Goals (the issue): sheet p95 < 50 ms, deal entry p95 < 100 ms, sheet throughput >= 1/4 of the minimal route's.
+
+    .venv/bin/python benchmarks/web.py [--requests 300] [--seconds 5] [--clients 16]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+from scorekeeper.engine import Contract, Deal, DealType, Rules, Strain, Word, replay
+from scorekeeper.engine.deals import defenders
+from scorekeeper.pulyafile import Pulka, dumps
+
+PLAYERS = ("Anna", "Boris", "Vera")
+
+
+def pulka_file(deals: int = 100) -> str:
+    """A valid Sochi pulka of `deals` deals that is not finished: games made and failed, whists, raspasy, misère."""
+    rules = Rules.of("sochi", pulya_size=500, whist_price=0.5)
+    made: list[Deal] = []
+    sheet = replay(rules, 3, made).sheet
+    for i in range(deals):
+        active = sheet.active
+        declarer = active[i % 3]
+        first, second = defenders(active, declarer)
+        level = max(6 + i % 3, sheet.least_level(rules))
+        contract = Contract(level, list(Strain)[i % 5])
+        kind = i % 7
+        if kind == 3:
+            deal = Deal(DealType.RASPASY, tricks={active[0]: 2, active[1]: 3, active[2]: 5})
+        elif kind == 5:
+            deal = Deal(DealType.MISERE, declarer, tricks={declarer: i % 2})
+        elif kind == 6:
+            deal = Deal(DealType.GAME, declarer, contract, {first: Word.PASS, second: Word.PASS})
+        else:
+            taken = level - (kind == 4)
+            deal = Deal(DealType.GAME, declarer, contract, {first: Word.WHIST, second: Word.PASS if kind else Word.WHIST},
+                        {declarer: taken, first: 10 - taken - 1, second: 1})
+        made.append(deal)
+        sheet = replay(rules, 3, made).sheet
+    return dumps(Pulka(PLAYERS, rules, tuple(made)))
+
+
+# -- the server --------------------------------------------------------------------------------
+
+
+def serve(port: int) -> None:
+    """Run in the child process: the app as `scorekeeper serve` runs it, plus the minimal route."""
+    import logging
+
+    from scorekeeper.web import create_app, serve as waitress_serve
+
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # 16 clients queue up by design
+    app = create_app()
+    app.add_url_rule("/_minimal", "minimal", lambda: "ok")
+    waitress_serve(app, "127.0.0.1", port)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    """One keep-alive connection with a cookie, like one phone."""
+
+    def __init__(self, port: int):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookie = ""
+
+    def request(self, method: str, path: str, body: bytes | None = None, content_type: str = "") -> tuple[int, bytes]:
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        if content_type:
+            headers["Content-Type"] = content_type
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        if cookie := response.getheader("Set-Cookie"):
+            self.cookie = cookie.split(";", 1)[0]
+        return response.status, data
+
+    def timed(self, method: str, path: str, body: bytes | None = None, content_type: str = "",
+              expect: int = 200) -> float:
+        start = time.perf_counter()
+        status, data = self.request(method, path, body, content_type)
+        elapsed = time.perf_counter() - start
+        if status != expect:
+            raise SystemExit(f"{method} {path}: {status} {data[:300]!r}")
+        return elapsed * 1000
+
+
+def summary(times: list[float]) -> str:
+    times = sorted(times)
+    p95 = times[max(0, int(round(0.95 * len(times))) - 1)]
+    return f"median {statistics.median(times):6.2f} ms   p95 {p95:6.2f} ms   (n={len(times)})"
+
+
+def p95(times: list[float]) -> float:
+    return sorted(times)[max(0, int(round(0.95 * len(times))) - 1)]
+
+
+def hammer(args: tuple[int, str, float]) -> int:
+    """One concurrent client: as many GETs of `path` as it can in `seconds`."""
+    port, path, seconds = args
+    client = Client(port)
+    done = 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        status, _ = client.request("GET", path)
+        if status != 200:
+            raise SystemExit(f"GET {path}: {status}")
+        done += 1
+    return done
+
+
+def throughput(port: int, path: str, clients: int, seconds: float) -> float:
+    with multiprocessing.Pool(clients) as pool:
+        start = time.perf_counter()
+        counts = pool.map(hammer, [(port, path, seconds)] * clients)
+        elapsed = time.perf_counter() - start
+    return sum(counts) / max(elapsed, seconds)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--requests", type=int, default=300, help="sequential requests per latency figure")
+    parser.add_argument("--seconds", type=float, default=5.0, help="duration of each throughput run")
+    parser.add_argument("--clients", type=int, default=16, help="concurrent clients for throughput")
+    parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return 0
+
+    instance = tempfile.mkdtemp(prefix="scorekeeper-bench-")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL",)} | {"SCOREKEEPER_INSTANCE": instance}
+    server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)], env=env)
+    try:
+        client = Client(port)
+        for _ in range(100):
+            try:
+                client.request("GET", "/_minimal")
+                break
+            except OSError:
+                client = Client(port)
+                time.sleep(0.1)
+        status, data = client.request("POST", "/api/v1/import", pulka_file(100).encode(), "application/json")
+        assert status == 201, data
+        pulka = json.loads(data)
+        pid = pulka["id"]
+        print(f"server: waitress, SQLite in {instance}; pulka {pid} with {pulka['deals']} deals; "
+              f"{os.cpu_count()} CPUs")
+
+        for _ in range(20):  # warm up: imports, template compilation, the replay cache
+            client.request("GET", f"/p/{pid}")
+            client.request("GET", "/_minimal")
+        minimal = [client.timed("GET", "/_minimal") for _ in range(args.requests)]
+        sheet = [client.timed("GET", f"/p/{pid}") for _ in range(args.requests)]
+        sheet_api = [client.timed("GET", f"/api/v1/pulkas/{pid}/sheet") for _ in range(args.requests)]
+
+        # Entering a deal through the form, as a phone does (CSRF token from the page), then undoing it
+        # (not timed) so every entry is deal 101 on a 100-deal pulka.
+        page = client.request("GET", f"/p/{pid}/deal")[1].decode()
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)[1]
+        active = [int(s) for s in re.findall(r'class="tricks-row" data-seat="(\d)"', page)]
+        declarer, first, second = active[0], active[1], active[2]
+        fields = {"csrf_token": token, "type": "game", "declarer": declarer, "level": 7, "strain": "H",
+                  f"w{first}": "whist", f"w{second}": "pass", "open": "closed", f"t{declarer}": 7, f"t{first}": 2,
+                  "action": "save"}
+        form = urllib.parse.urlencode(fields).encode()
+        api_deal = json.dumps({"type": "game", "declarer": PLAYERS[declarer], "contract": "7H",
+                               "whist": {PLAYERS[first]: "whist", PLAYERS[second]: "pass"},
+                               "tricks": {PLAYERS[declarer]: 7, PLAYERS[first]: 2, PLAYERS[second]: 1}}).encode()
+        entry_form, entry_api = [], []
+        for _ in range(args.requests):
+            entry_form.append(client.timed("POST", f"/p/{pid}/deal", form, "application/x-www-form-urlencoded", 302))
+            client.timed("POST", f"/api/v1/pulkas/{pid}/undo", b"{}", "application/json")
+            entry_api.append(client.timed("POST", f"/api/v1/pulkas/{pid}/deals", api_deal, "application/json", 201))
+            client.timed("POST", f"/api/v1/pulkas/{pid}/undo", b"{}", "application/json")
+
+        print("\nlatency, one client:")
+        print(f"  minimal route           {summary(minimal)}")
+        print(f"  sheet page              {summary(sheet)}")
+        print(f"  sheet (API)             {summary(sheet_api)}")
+        print(f"  enter a deal (form)     {summary(entry_form)}")
+        print(f"  enter a deal (API)      {summary(entry_api)}")
+
+        print(f"\nthroughput, {args.clients} concurrent clients, {args.seconds:g} s each:")
+        rps_minimal = throughput(port, "/_minimal", args.clients, args.seconds)
+        rps_sheet = throughput(port, f"/p/{pid}", args.clients, args.seconds)
+        ratio = rps_sheet / rps_minimal
+        print(f"  minimal route           {rps_minimal:8.1f} req/s")
+        print(f"  sheet page              {rps_sheet:8.1f} req/s")
+        print(f"  ratio sheet / minimal   {ratio:8.2f}")
+
+        goals = [("sheet page p95 < 50 ms", p95(sheet) < 50),
+                 ("deal entry p95 < 100 ms", max(p95(entry_form), p95(entry_api)) < 100),
+                 ("sheet throughput >= 1/4 of minimal", ratio >= 0.25)]
+        print("\ngoals:")
+        for goal, met in goals:
+            print(f"  {'met ' if met else 'MISSED'}  {goal}")
+    finally:
+        server.terminate()
+        server.wait(10)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,26 @@
+"""Alembic environment: the engine comes from the app (config.attributes), never from an ini file."""
+
+from alembic import context
+from sqlalchemy import create_engine
+
+from scorekeeper.web.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def run() -> None:
+    engine = config.attributes.get("engine")
+    if engine is None:
+        engine = create_engine(config.get_main_option("sqlalchemy.url"))
+    with engine.connect() as connection:
+        context.configure(connection=connection, target_metadata=target_metadata,
+                          render_as_batch=connection.dialect.name == "sqlite")
+        with context.begin_transaction():
+            context.run_migrations()
+        connection.commit()
+
+
+if context.is_offline_mode():
+    raise SystemExit("offline migrations are not supported: run `scorekeeper db upgrade`")
+run()

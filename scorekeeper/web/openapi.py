@@ -1,0 +1,198 @@
+"""The OpenAPI 3.1 description of /api/v1, served at /api/v1/openapi.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import __version__
+from ..engine import Code
+
+NAME = {"type": "string", "minLength": 1, "maxLength": 40}
+ERROR_CODES = [c.value for c in Code] + [
+    "not_found", "version_conflict", "rules_frozen", "no_deals", "method_not_allowed", "unsupported_media_type"]
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    words = {400: "Malformed request (bad_json, bad_format)", 404: "No such pulka or deal",
+             409: "The pulka changed (version_conflict), its rules are frozen, or there is nothing to undo",
+             415: "The body is not application/json",
+             422: "Refused by the engine's rules; nothing was stored"}
+    return {str(s): _json(_ref("Error"), words[s]) for s in statuses}
+
+
+PULKA_ID = {"name": "pulka_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1},
+          "description": "the deal number, 1-based"}
+VERSION_QUERY = {"name": "version", "in": "query", "required": False, "schema": {"type": "integer"},
+                 "description": "the pulka version the client last saw; refused with 409 if it changed since"}
+
+
+def document() -> dict[str, Any]:
+    schemas = {
+        "Error": {
+            "type": "object", "required": ["error"],
+            "properties": {
+                "error": {"type": "object", "required": ["code", "message"], "properties": {
+                    "code": {"type": "string", "enum": ERROR_CODES},
+                    "field": {"type": "string", "description": "the field at fault: declarer, contract, whist, tricks, rules.<name> …"},
+                    "deal": {"type": ["integer", "null"], "description": "the deal (1-based) the problem is in"},
+                    "message": {"type": "string"}}},
+                "problems": {"type": "array", "description": "every problem of that deal, for marking each field",
+                             "items": {"type": "object"}},
+            },
+        },
+        "Deal": {
+            "type": "object", "description": "a deal exactly as in the pulya/1 file (players by name)",
+            "required": ["type"],
+            "properties": {
+                "type": {"enum": ["game", "misere", "raspasy"]},
+                "declarer": NAME,
+                "contract": {"type": "string", "pattern": "^(6|7|8|9|10)(S|C|D|H|NT)$"},
+                "whist": {"type": "object", "additionalProperties": {"enum": ["whist", "pass", "half"]}},
+                "open": {"type": "boolean"},
+                "tricks": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 10}},
+            },
+        },
+        "DealWrite": {
+            "description": "the deal object itself, or {deal, version}",
+            "oneOf": [_ref("Deal"), {"type": "object", "required": ["deal"], "properties": {
+                "deal": _ref("Deal"), "version": {"type": "integer"}}}],
+        },
+        "Entry": {"type": "object", "required": ["player", "column", "points", "reason"], "properties": {
+            "player": NAME, "column": {"enum": ["pulya", "gora", "whists"]}, "on": NAME,
+            "points": {"type": "number"}, "reason": {"type": "string"}}},
+        "DealResult": {"type": "object", "properties": {
+            "n": {"type": "integer"}, "dealer": NAME, "sitting_out": NAME, "deal": _ref("Deal"),
+            "text": {"type": "string"}, "raspasy_k": {"type": ["integer", "null"]},
+            "entries": {"type": "array", "items": _ref("Entry")},
+            "summary": {"type": "array", "items": {"type": "string"},
+                        "description": "\"Boris: pulya +4\", \"Anna: 8 whists on Boris\""},
+            "pulya_closed": {"type": "array", "items": NAME}, "finished": {"type": "boolean"},
+            "version": {"type": "integer"}}},
+        "Rules": {"type": "object", "required": ["preset"], "description": "a preset and any rules.md §14 parameter",
+                  "properties": {"preset": {"enum": ["sochi", "leningrad", "rostov"]}},
+                  "additionalProperties": True},
+        "PulkaWrite": {"type": "object", "properties": {
+            "name": {"type": "string", "maxLength": 80},
+            "players": {"type": "array", "items": NAME, "minItems": 3, "maxItems": 4,
+                        "description": "in clockwise seating order"},
+            "first_dealer": NAME, "rules": _ref("Rules"), "currency": {"type": "string", "maxLength": 8},
+            "version": {"type": "integer"}}},
+        "Pulka": {"type": "object", "properties": {
+            "id": {"type": "integer"}, "name": {"type": "string"}, "version": {"type": "integer"},
+            "players": {"type": "array", "items": NAME}, "first_dealer": NAME, "currency": {"type": "string"},
+            "rules": {"type": "object", "description": "every parameter, resolved"},
+            "overrides": _ref("Rules"), "deals": {"type": "integer"}, "finished": {"type": "boolean"},
+            "frozen": {"type": "boolean", "description": "rules and players are fixed once a deal is entered"},
+            "next": {"type": ["object", "null"]}, "links": {"type": "object"}}},
+        "Sheet": {"type": "object", "description": "running totals as paper shows them (chains) and balances",
+                  "properties": {
+                      "version": {"type": "integer"}, "deals": {"type": "integer"}, "finished": {"type": "boolean"},
+                      "streak": {"type": "integer", "description": "raspasy in a row"},
+                      "next": {"type": ["object", "null"], "description": "the next deal's number, dealer, first hand"},
+                      "table": {"type": "array", "items": {"type": "object", "properties": {
+                          "name": NAME, "pulya": {"type": "number"},
+                          "pulya_chain": {"type": "array", "items": {"type": "number"}},
+                          "pulya_closed": {"type": "boolean"}, "gora": {"type": "number"},
+                          "gora_chain": {"type": "array", "items": {"type": "number"}},
+                          "whists": {"type": "array", "items": {"type": "object"}},
+                          "balance": {"type": "number"}, "money": {"type": "number"}}}},
+                      "last": {"oneOf": [_ref("DealResult"), {"type": "null"}]}}},
+        "Settlement": {"type": "object", "properties": {
+            "players": {"type": "array", "items": {"type": "object", "properties": {
+                "name": NAME, "net": {"type": "number"}, "balance": {"type": "number"}, "money": {"type": "number"}}}},
+            "amnesty": {"type": "number"}, "gora_left": {"type": "array", "items": {"type": "number"}},
+            "gora_whists": {"type": "array", "items": {"type": "number"}},
+            "pairwise": {"type": "array", "items": {"type": "array", "items": {"type": "number"}},
+                         "description": "pairwise[i][j]: what player i wins from player j"},
+            "transfers": {"type": "array", "items": {"type": "object", "properties": {
+                "from": NAME, "to": NAME, "amount": {"type": "number"}}}},
+            "sum_net": {"type": "number"}, "sum_money": {"type": "number"}, "version": {"type": "integer"}}},
+        "PulyaFile": {"type": "object", "description": "the pulya/1 file (shared FORMAT.md §1)",
+                      "required": ["format", "players", "rules", "deals"]},
+    }
+    p, n = [PULKA_ID], [PULKA_ID, NUMBER]
+    paths = {
+        "/api/v1/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI"}}}},
+        "/api/v1/parameters": {"get": {"summary": "Every rules.md §14 parameter and the three presets",
+                                       "responses": {"200": {"description": "parameters and presets"}}}},
+        "/api/v1/players": {"get": {"summary": "Known player names (reused across pulkas)",
+                                    "responses": {"200": {"description": "names"}}}},
+        "/api/v1/pulkas": {
+            "get": {"summary": "All pulkas", "responses": {"200": {"description": "a list"}}},
+            "post": {"summary": "A new pulka", "requestBody": {"required": True, "content": {
+                "application/json": {"schema": _ref("PulkaWrite")}}},
+                "responses": {"201": _json(_ref("Pulka"), "created")} | _errors(400, 415, 422)}},
+        "/api/v1/pulkas/{pulka_id}": {
+            "parameters": p,
+            "get": {"summary": "A pulka", "responses": {"200": _json(_ref("Pulka"), "the pulka")} | _errors(404)},
+            "patch": {"summary": "Rename, change currency; rules and players only before the first deal",
+                      "requestBody": {"content": {"application/json": {"schema": _ref("PulkaWrite")}}},
+                      "responses": {"200": _json(_ref("Pulka"), "updated")} | _errors(400, 404, 409, 415, 422)},
+            "delete": {"summary": "Delete a pulka and its deals",
+                       "responses": {"204": {"description": "deleted"}} | _errors(404)}},
+        "/api/v1/pulkas/{pulka_id}/deals": {
+            "parameters": p,
+            "get": {"summary": "The protocol: every deal with every line it wrote and why",
+                    "responses": {"200": {"description": "deals"}} | _errors(404)},
+            "post": {"summary": "Enter the next deal", "requestBody": {"required": True, "content": {
+                "application/json": {"schema": _ref("DealWrite")}}},
+                "responses": {"201": _json(_ref("DealResult"), "stored")} | _errors(400, 404, 409, 415, 422)}},
+        "/api/v1/pulkas/{pulka_id}/deals/preview": {
+            "parameters": p + [{"name": "number", "in": "query", "schema": {"type": "integer"},
+                                "description": "preview an edit of this deal instead of the next deal"}],
+            "post": {"summary": "What a deal would write; nothing is stored",
+                     "requestBody": {"required": True, "content": {
+                         "application/json": {"schema": _ref("Deal")},
+                         "application/x-www-form-urlencoded": {"schema": {
+                             "type": "object", "description": "the deal page's form: type, declarer (seat), "
+                             "level, strain, w<seat>, open, t<seat>; a single blank trick count is 10 − the rest"}}}},
+                     "responses": {"200": _json(_ref("DealResult"), "what it writes")} | _errors(400, 404, 422)}},
+        "/api/v1/pulkas/{pulka_id}/deals/{number}": {
+            "parameters": n,
+            "get": {"summary": "One deal", "responses": {"200": _json(_ref("DealResult"), "the deal")} | _errors(404)},
+            "put": {"summary": "Replace a deal; every later deal is scored again, and the edit is refused "
+                               "(naming the deal) if a later deal becomes invalid",
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("DealWrite")}}},
+                    "responses": {"200": _json(_ref("DealResult"), "stored")} | _errors(400, 404, 409, 415, 422)},
+            "delete": {"summary": "Delete a deal (refused if a later deal becomes invalid)",
+                       "parameters": [VERSION_QUERY],
+                       "responses": {"200": {"description": "deleted"}} | _errors(404, 409, 422)}},
+        "/api/v1/pulkas/{pulka_id}/undo": {
+            "parameters": p,
+            "post": {"summary": "Delete the last deal", "parameters": [VERSION_QUERY],
+                     "responses": {"200": {"description": "undone"}} | _errors(404, 409)}},
+        "/api/v1/pulkas/{pulka_id}/sheet": {
+            "parameters": p,
+            "get": {"summary": "The sheet now", "responses": {"200": _json(_ref("Sheet"), "the sheet")} | _errors(404)}},
+        "/api/v1/pulkas/{pulka_id}/settlement": {
+            "parameters": p,
+            "get": {"summary": "Balances, money, the amnesty and pairwise forms, the fewest transfers",
+                    "responses": {"200": _json(_ref("Settlement"), "the settlement")} | _errors(404)}},
+        "/api/v1/pulkas/{pulka_id}/export": {
+            "parameters": p,
+            "get": {"summary": "The pulka as a pulya/1 file",
+                    "responses": {"200": _json(_ref("PulyaFile"), "the file")} | _errors(404)}},
+        "/api/v1/import": {
+            "post": {"summary": "A pulya/1 file becomes a new pulka",
+                     "parameters": [{"name": "name", "in": "query", "schema": {"type": "string"}}],
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("PulyaFile")}}},
+                     "responses": {"201": _json(_ref("Pulka"), "imported")} | _errors(400, 415, 422)}},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "scorekeeper", "version": __version__,
+                 "description": "The electronic pulya for Preferans. Every write either replays with the "
+                                "engine and is stored in one transaction, or is refused with a 4xx whose body "
+                                "carries the engine's problem code; a refused request stores nothing."},
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }

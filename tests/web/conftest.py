@@ -1,0 +1,104 @@
+"""The app fixture runs every web test on SQLite and, when TEST_DATABASE_URL is set, on PostgreSQL
+too, each test in a fresh database (a temporary file, or a schema of its own)."""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from scorekeeper.web import create_app
+from scorekeeper.web.db import normalize_url
+from scorekeeper.web.models import Base
+
+DATA = Path(__file__).parent.parent / "data"
+SOCHI = json.loads((DATA / "sochi_examples.json").read_text())
+BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("TEST_DATABASE_URL") else [])
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request, tmp_path):
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'test.sqlite'}"
+        return
+    base = normalize_url(os.environ["TEST_DATABASE_URL"])
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+    admin = create_engine(base)
+    with admin.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+    yield make_url(base).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    with admin.begin() as connection:
+        connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+    admin.dispose()
+
+
+def make_app(database_url: str, tmp_path: Path, **config: Any):
+    settings = {"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False, "DATABASE_URL": database_url}
+    return create_app(settings | config, instance_path=str(tmp_path / "instance"))
+
+
+@pytest.fixture
+def app(database_url, tmp_path):
+    app = make_app(database_url, tmp_path)
+    yield app
+    app.extensions["scorekeeper"].db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def snapshot(app) -> dict[str, list[str]]:
+    """Every row of every table, to show that a refused request changed nothing."""
+    engine = app.extensions["scorekeeper"].db.engine
+    with engine.connect() as connection:
+        return {table.name: sorted(repr(tuple(row)) for row in connection.execute(table.select()))
+                for table in Base.metadata.sorted_tables}
+
+
+# -- building pulkas -----------------------------------------------------------------------------
+
+
+def create(client, players=("A", "B", "C"), rules=None, **extra) -> int:
+    body = {"players": list(players), "rules": rules or {"preset": "sochi", "pulya_size": 10, "whist_price": 0.5}}
+    response = client.post("/api/v1/pulkas", json=body | extra)
+    assert response.status_code == 201, response.json
+    return response.json["id"]
+
+
+def add(client, pulka_id: int, deal: dict) -> Any:
+    return client.post(f"/api/v1/pulkas/{pulka_id}/deals", json=deal)
+
+
+def sochi(client, deals: int = 10) -> int:
+    """The pulka of rules.md §10 (A, B, C; Sochi, pulya 10, whist 0.5) with its first `deals` deals."""
+    pulka_id = create(client)
+    for deal in SOCHI["deals"][:deals]:
+        response = add(client, pulka_id, deal)
+        assert response.status_code == 201, response.json
+    return pulka_id
+
+
+def form_fields(deal: dict, players=("A", "B", "C")) -> dict[str, str]:
+    """A pulka-file deal as the deal form posts it (seats as numbers)."""
+    seat = {name: str(i) for i, name in enumerate(players)}
+    fields = {"type": deal["type"], "action": "save"}
+    if "declarer" in deal:
+        fields["declarer"] = seat[deal["declarer"]]
+    if "contract" in deal:
+        contract = deal["contract"]
+        strain = "NT" if contract.endswith("NT") else contract[-1]
+        fields["level"], fields["strain"] = contract[: -len(strain)], strain
+    for name, word in deal.get("whist", {}).items():
+        fields[f"w{seat[name]}"] = word
+    for name, count in deal.get("tricks", {}).items():
+        fields[f"t{seat[name]}"] = str(count)
+    fields["open"] = "open" if deal.get("open") else "closed"
+    return fields

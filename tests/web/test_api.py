@@ -1,0 +1,354 @@
+"""The JSON API: every call, with the engine's codes in 4xx bodies and nothing stored on a refusal."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .conftest import SOCHI, add, create, snapshot, sochi
+
+
+def test_create_and_read_pulka(client):
+    response = client.post("/api/v1/pulkas", json={
+        "name": "Friday", "players": ["Anna", "Boris", "Vera", "Gleb"], "first_dealer": "Vera",
+        "rules": {"preset": "leningrad", "pulya_size": 30, "stalingrad": True}, "currency": "₽"})
+    assert response.status_code == 201
+    body = response.json
+    assert response.headers["Location"] == f"/api/v1/pulkas/{body['id']}"
+    assert body["players"] == ["Anna", "Boris", "Vera", "Gleb"]
+    assert body["first_dealer"] == "Vera"
+    assert body["overrides"] == {"preset": "leningrad", "pulya_size": 30, "stalingrad": True}
+    assert body["rules"]["whist_factor"] == 2 and body["rules"]["pulka_end"] == "total"
+    assert body["next"] == {"n": 1, "dealer": "Vera", "first_hand": "Gleb", "active": ["Gleb", "Anna", "Boris"],
+                            "sitting_out": "Vera", "least_level": 6}
+    assert body["version"] == 1 and body["deals"] == 0 and not body["frozen"]
+    assert client.get(f"/api/v1/pulkas/{body['id']}").json == body
+    listed = client.get("/api/v1/pulkas").json["pulkas"]
+    assert [(p["name"], p["deals"]) for p in listed] == [("Friday", 0)]
+    assert client.get("/api/v1/players").json == {"players": ["Anna", "Boris", "Gleb", "Vera"]}
+
+
+def test_players_are_reused_across_pulkas(app, client):
+    create(client, ["Anna", "Boris", "Vera"])
+    create(client, ["Vera", "Anna", "Gleb"])
+    assert client.get("/api/v1/players").json["players"] == ["Anna", "Boris", "Gleb", "Vera"]
+    assert len(snapshot(app)["players"]) == 4
+
+
+@pytest.mark.parametrize(("body", "status", "code", "field"), [
+    ({"players": ["A", "B"]}, 422, "bad_players", "players"),
+    ({"players": ["A", "B", "A"]}, 422, "bad_players", "players"),
+    ({"players": ["A", "B", ""]}, 422, "bad_players", "players"),
+    ({"players": ["A", "B", "C", "D", "E"]}, 422, "bad_players", "players"),
+    ({"players": ["A", "B", "x" * 41]}, 422, "bad_players", "players"),
+    ({"players": ["A", "B", "C"], "first_dealer": "Z"}, 422, "bad_players", "first_dealer"),
+    ({"players": ["A", "B", "C"], "rules": {"preset": "moscow"}}, 422, "unknown_preset", "rules.preset"),
+    ({"players": ["A", "B", "C"], "rules": {"preset": "sochi", "bogus": 1}}, 422, "unknown_parameter", "rules.bogus"),
+    ({"players": ["A", "B", "C"], "rules": {"preset": "sochi", "pulya_size": 0}}, 422, "bad_parameter",
+     "rules.pulya_size"),
+    ({"players": ["A", "B", "C"], "rules": {"preset": "sochi", "raspasy_exit": [6, 9, 7]}}, 422, "bad_parameter",
+     "rules.raspasy_exit"),
+    ({"players": ["A", "B", "C"], "rules": {"preset": "sochi", "whist_price": "0.12345"}}, 422, "bad_parameter",
+     "rules.whist_price"),
+    ({"players": ["A", "B", "C"], "rules": "sochi"}, 400, "bad_format", "rules"),
+    ({"players": ["A", "B", "C"], "colour": "red"}, 400, "bad_format", "colour"),
+    ({"players": ["A", "B", "C"], "name": "n" * 81}, 422, "bad_format", "name"),
+])
+def test_create_pulka_refused(app, client, body, status, code, field):
+    before = snapshot(app)
+    response = client.post("/api/v1/pulkas", json=body)
+    assert response.status_code == status
+    assert response.json["error"]["code"] == code
+    assert response.json["error"]["field"] == field
+    assert response.json["error"]["message"]
+    assert snapshot(app) == before
+
+
+def test_malformed_bodies(app, client):
+    before = snapshot(app)
+    response = client.post("/api/v1/pulkas", data="{not json", content_type="application/json")
+    assert (response.status_code, response.json["error"]["code"]) == (400, "bad_json")
+    response = client.post("/api/v1/pulkas", data="players=A", content_type="application/x-www-form-urlencoded")
+    assert (response.status_code, response.json["error"]["code"]) == (415, "bad_format")
+    response = client.post("/api/v1/pulkas", json=["A", "B", "C"])
+    assert (response.status_code, response.json["error"]["code"]) == (400, "bad_format")
+    assert snapshot(app) == before
+
+
+def test_sochi_sheet_and_settlement(client):
+    pulka_id = sochi(client)
+    sheet = client.get(f"/api/v1/pulkas/{pulka_id}/sheet").json
+    assert sheet["finished"] is True and sheet["next"] is None and sheet["deals"] == 10
+    rows = {row["name"]: row for row in sheet["table"]}
+    assert [rows[p]["pulya"] for p in "ABC"] == [10, 10, 10]
+    assert [rows[p]["gora"] for p in "ABC"] == [6, 39, 22]
+    assert rows["B"]["gora_chain"] == [12, 16, 20, 40, 39]
+    assert rows["A"]["pulya_chain"] == [4, 5, 10]
+    assert {w["on"]: w["total"] for w in rows["A"]["whists"]} == {"B": 40, "C": 68}
+    assert {w["on"]: w["chain"] for w in rows["A"]["whists"]} == {"B": [30, 40], "C": [4, 16, 28, 68]}
+    assert [rows[p]["money"] for p in "ABC"] == [131.67, -107.33, -24.34]
+    assert [rows[p]["balance"] for p in "ABC"] == [263.33, -214.67, -48.67]
+    assert sheet["last"]["pulya_closed"] == ["B"] and sheet["last"]["finished"] is True
+
+    settlement = client.get(f"/api/v1/pulkas/{pulka_id}/settlement").json
+    assert settlement["amnesty"] == 6
+    assert settlement["gora_left"] == [0, 33, 16]
+    assert settlement["gora_whists"][1] == 110
+    assert settlement["gora_whists"][2] == pytest.approx(160 / 3)
+    assert settlement["pairwise"][0][1] == 142
+    assert settlement["pairwise"][1][2] == pytest.approx(-218 / 3)
+    assert settlement["transfers"] == [{"from": "B", "to": "A", "amount": 107.33},
+                                       {"from": "C", "to": "A", "amount": 24.34}]
+    assert settlement["sum_money"] == 0 and settlement["sum_net"] == 0
+
+
+def test_deal_results_and_protocol(client):
+    pulka_id = sochi(client, 2)
+    deal = client.get(f"/api/v1/pulkas/{pulka_id}/deals/2").json
+    assert deal["n"] == 2 and deal["dealer"] == "B"
+    assert deal["deal"] == SOCHI["deals"][1]
+    assert deal["summary"] == ["B: gora +12", "C: 18 whists on B", "A: 30 whists on B"]
+    assert {"player": "B", "column": "gora", "points": 12, "reason": "B is remiz by 2 on 8♦: gora 2 × 6"} in deal["entries"]
+    deals = client.get(f"/api/v1/pulkas/{pulka_id}/deals").json["deals"]
+    assert [d["n"] for d in deals] == [1, 2]
+    assert deals[0]["summary"] == ["A: pulya +4", "B: 8 whists on A"]
+    assert deals[0]["text"] == "A 7♥: B whist, C pass (open); tricks A 8, B 1, C 1"
+
+
+FOUR = ["Anna", "Boris", "Vera", "Gleb"]
+GAME = {"type": "game", "declarer": "Boris", "contract": "7H", "whist": {"Vera": "whist", "Gleb": "pass"},
+        "tricks": {"Boris": 7, "Vera": 2, "Gleb": 1}}
+
+
+@pytest.mark.parametrize(("deal", "rules", "code", "field"), [
+    ({**GAME, "declarer": "Zoe"}, {}, "unknown_player", "declarer"),
+    ({**GAME, "declarer": "Anna"}, {}, "inactive_player", "declarer"),
+    ({**GAME, "contract": "5H"}, {}, "bad_contract", "contract"),
+    ({**GAME, "contract": "7X"}, {}, "bad_contract", "contract"),
+    ({**GAME, "whist": {"Vera": "whist"}}, {}, "bad_whist", "whist"),
+    ({**GAME, "whist": {"Vera": "maybe", "Gleb": "pass"}}, {}, "bad_whist", "whist"),
+    ({k: v for k, v in GAME.items() if k != "tricks"} | {"whist": {"Vera": "pass", "Gleb": "half"},
+                                                         "contract": "8H"}, {}, "half_whist_not_allowed", "whist"),
+    ({**GAME, "contract": "6S", "whist": {"Vera": "whist", "Gleb": "pass"}}, {"stalingrad": True}, "stalingrad", "whist"),
+    ({k: v for k, v in GAME.items() if k != "tricks"}, {}, "tricks_missing", "tricks"),
+    ({**GAME, "whist": {"Vera": "pass", "Gleb": "pass"}}, {}, "tricks_unexpected", "tricks"),
+    ({**GAME, "tricks": {"Boris": 7, "Vera": 2, "Gleb": -1}}, {}, "bad_tricks", "tricks"),
+    ({**GAME, "tricks": {"Boris": 7, "Vera": 2, "Gleb": 2}}, {}, "tricks_sum", "tricks"),
+    ({"type": "raspasy", "tricks": {"Boris": 3, "Vera": 3, "Gleb": 2, "Anna": 3}}, {}, "bad_tricks", "tricks"),
+    ({**GAME, "colour": "red"}, {}, "bad_format", "colour"),
+    ({"type": "poker"}, {}, "bad_format", "type"),
+])
+def test_deal_refused_with_engine_code(app, client, deal, rules, code, field):
+    pulka_id = create(client, FOUR, {"preset": "sochi"} | rules)
+    before = snapshot(app)
+    response = add(client, pulka_id, deal)
+    assert response.status_code in (400, 422)
+    error = response.json["error"]
+    assert (error["code"], error["field"], error["deal"]) == (code, field, 1)
+    assert error["message"].startswith("deal 1: ")
+    assert code in [p["code"] for p in response.json["problems"]]
+    assert snapshot(app) == before
+
+
+def test_raspasy_exit_and_finished_pulka(app, client):
+    pulka_id = create(client, rules={"preset": "leningrad", "pulya_size": 10})
+    for tricks in ({"B": 4, "C": 4, "A": 2}, {"C": 4, "A": 4, "B": 2}):
+        assert add(client, pulka_id, {"type": "raspasy", "tricks": tricks}).status_code == 201
+    assert client.get(f"/api/v1/pulkas/{pulka_id}/sheet").json["next"]["least_level"] == 7
+    before = snapshot(app)
+    response = add(client, pulka_id, {"type": "game", "declarer": "A", "contract": "6S",
+                                      "whist": {"B": "pass", "C": "pass"}})
+    assert response.status_code == 422
+    assert response.json["error"]["code"] == "raspasy_exit"
+    assert "at least 7" in response.json["error"]["message"]
+    assert snapshot(app) == before
+
+    finished = sochi(client)
+    before = snapshot(app)
+    response = add(client, finished, {"type": "raspasy", "tricks": {"B": 4, "C": 4, "A": 2}})
+    assert (response.status_code, response.json["error"]["code"], response.json["error"]["deal"]) == (
+        422, "pulka_finished", 11)
+    assert snapshot(app) == before
+
+
+def test_edit_delete_and_undo(app, client):
+    pulka_id = sochi(client, 4)
+    # Deal 2 made instead of remiz: B's gora loses 12, A's and C's whists change.
+    edited = {**SOCHI["deals"][1], "tricks": {"B": 8, "A": 1, "C": 1}}
+    response = client.put(f"/api/v1/pulkas/{pulka_id}/deals/2", json={"deal": edited})
+    assert response.status_code == 200
+    assert response.json["summary"] == ["B: pulya +6", "C: 6 whists on B", "A: 6 whists on B"]
+    sheet = client.get(f"/api/v1/pulkas/{pulka_id}/sheet").json
+    assert [row["gora"] for row in sheet["table"]] == [0, 4, 2]
+    assert sheet["deals"] == 4
+
+    response = client.delete(f"/api/v1/pulkas/{pulka_id}/deals/1")
+    assert response.status_code == 200 and response.json["deals"] == 3
+    deals = client.get(f"/api/v1/pulkas/{pulka_id}/deals").json["deals"]
+    assert [d["deal"]["declarer"] for d in deals] == ["B", "C", "C"]
+    assert [d["dealer"] for d in deals] == ["A", "B", "C"]
+
+    response = client.post(f"/api/v1/pulkas/{pulka_id}/undo")
+    assert response.status_code == 200 and response.json["deals"] == 2
+    for _ in range(2):
+        client.post(f"/api/v1/pulkas/{pulka_id}/undo")
+    before = snapshot(app)
+    response = client.post(f"/api/v1/pulkas/{pulka_id}/undo")
+    assert (response.status_code, response.json["error"]["code"]) == (409, "no_deals")
+    assert snapshot(app) == before
+
+
+def test_edit_that_breaks_a_later_deal_is_refused(app, client):
+    # Leningrad: after 2 raspasy in a row a game must be at least 7.
+    pulka_id = create(client, rules={"preset": "leningrad"})
+    deals = [{"type": "raspasy", "tricks": {"B": 4, "C": 4, "A": 2}},
+             {"type": "game", "declarer": "C", "contract": "7S", "whist": {"A": "pass", "B": "pass"}},
+             {"type": "game", "declarer": "A", "contract": "6S", "whist": {"B": "pass", "C": "pass"}}]
+    for deal in deals:
+        assert add(client, pulka_id, deal).status_code == 201
+    before = snapshot(app)
+    response = client.put(f"/api/v1/pulkas/{pulka_id}/deals/2",
+                          json={"type": "raspasy", "tricks": {"C": 4, "A": 4, "B": 2}})
+    assert response.status_code == 422
+    error = response.json["error"]
+    assert (error["code"], error["deal"]) == ("raspasy_exit", 3)
+    assert error["message"] == ("This change to deal 2 would make deal 3 invalid (deal 3: after 2 raspasy in a "
+                                "row the contract must be at least 7, not 6♠); nothing was changed")
+    assert snapshot(app) == before
+
+
+def test_delete_that_breaks_a_later_deal_is_refused(app, client):
+    pulka_id = create(client, FOUR, {"preset": "sochi"})
+    # Without deal 1, Anna would deal deal 2 and sit it out, yet she is one of its defenders.
+    assert add(client, pulka_id, GAME).status_code == 201
+    second = {"type": "game", "declarer": "Vera", "contract": "6S", "whist": {"Gleb": "pass", "Anna": "pass"}}
+    assert add(client, pulka_id, second).status_code == 201
+    before = snapshot(app)
+    response = client.delete(f"/api/v1/pulkas/{pulka_id}/deals/1")
+    assert response.status_code == 422
+    error = response.json["error"]
+    assert (error["code"], error["deal"]) == ("inactive_player", 2)
+    assert error["message"] == ("Deleting deal 1 would make deal 2 invalid (deal 2: Anna deals and sits this "
+                                "deal out: he does not whist); nothing was changed")
+    assert snapshot(app) == before
+
+
+def test_preview_stores_nothing(app, client):
+    pulka_id = sochi(client, 1)
+    before = snapshot(app)
+    response = client.post(f"/api/v1/pulkas/{pulka_id}/deals/preview", json=SOCHI["deals"][1])
+    assert response.status_code == 200
+    assert response.json["n"] == 2
+    assert response.json["summary"] == ["B: gora +12", "C: 18 whists on B", "A: 30 whists on B"]
+    # The deal form's own fields, with C's tricks left for 10 − the rest.
+    form = {"type": "game", "declarer": "1", "level": "8", "strain": "D", "w2": "whist", "w0": "whist",
+            "t1": "6", "t0": "3", "csrf_token": "x"}
+    response = client.post(f"/api/v1/pulkas/{pulka_id}/deals/preview", data=form)
+    assert response.status_code == 200
+    assert response.json["deal"]["tricks"] == {"B": 6, "C": 1, "A": 3}
+    # An edit preview of deal 1.
+    response = client.post(f"/api/v1/pulkas/{pulka_id}/deals/preview?number=1",
+                           json={"type": "misere", "declarer": "A", "tricks": {"A": 1}})
+    assert response.json["summary"] == ["A: gora +10"]
+    response = client.post(f"/api/v1/pulkas/{pulka_id}/deals/preview", json={**SOCHI["deals"][1], "contract": "11S"})
+    assert (response.status_code, response.json["error"]["code"]) == (422, "bad_contract")
+    assert client.post(f"/api/v1/pulkas/{pulka_id}/deals/preview?number=9", json=SOCHI["deals"][1]).status_code == 404
+    assert snapshot(app) == before
+
+
+def test_version_conflict(app, client):
+    pulka_id = sochi(client, 1)
+    version = client.get(f"/api/v1/pulkas/{pulka_id}").json["version"]
+    response = add(client, pulka_id, {"deal": SOCHI["deals"][1], "version": version})
+    assert response.status_code == 201 and response.json["version"] == version + 1
+    before = snapshot(app)
+    response = add(client, pulka_id, {"deal": SOCHI["deals"][2], "version": version})
+    assert (response.status_code, response.json["error"]["code"]) == (409, "version_conflict")
+    response = client.delete(f"/api/v1/pulkas/{pulka_id}/deals/1?version={version}")
+    assert response.status_code == 409
+    response = add(client, pulka_id, {"deal": SOCHI["deals"][2], "version": "new"})
+    assert response.status_code == 400
+    assert snapshot(app) == before
+
+
+def test_rules_frozen_after_first_deal(app, client):
+    pulka_id = create(client)
+    response = client.patch(f"/api/v1/pulkas/{pulka_id}", json={
+        "rules": {"preset": "rostov", "pulya_size": 15}, "players": ["A", "B", "C", "D"], "first_dealer": "D"})
+    assert response.status_code == 200
+    assert response.json["overrides"] == {"preset": "rostov", "pulya_size": 15}
+    assert response.json["players"] == ["A", "B", "C", "D"] and response.json["first_dealer"] == "D"
+    assert add(client, pulka_id, {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}).status_code == 201
+    before = snapshot(app)
+    response = client.patch(f"/api/v1/pulkas/{pulka_id}", json={"rules": {"preset": "sochi"}})
+    assert (response.status_code, response.json["error"]["code"]) == (409, "rules_frozen")
+    assert snapshot(app) == before
+    response = client.patch(f"/api/v1/pulkas/{pulka_id}", json={"name": "Renamed", "currency": "€"})
+    assert response.status_code == 200 and (response.json["name"], response.json["currency"]) == ("Renamed", "€")
+
+
+def test_export_import_round_trip(app, client):
+    pulka_id = sochi(client)
+    exported = client.get(f"/api/v1/pulkas/{pulka_id}/export").data
+    assert json.loads(exported) == json.loads(json.dumps(SOCHI)) | {"first_dealer": "A"}
+    response = client.post("/api/v1/import?name=Again", data=exported, content_type="application/json")
+    assert response.status_code == 201 and response.json["name"] == "Again" and response.json["deals"] == 10
+    again = client.get(f"/api/v1/pulkas/{response.json['id']}/export").data
+    assert again == exported
+    assert client.get(f"/api/v1/pulkas/{response.json['id']}/sheet").json["table"][1]["gora"] == 39
+
+
+def test_import_refused(app, client):
+    before = snapshot(app)
+    response = client.post("/api/v1/import", data="nope", content_type="application/json")
+    assert (response.status_code, response.json["error"]["code"]) == (400, "bad_json")
+    bad = json.loads(json.dumps(SOCHI))
+    bad["deals"][2]["tricks"]["C"] = 9
+    response = client.post("/api/v1/import", json=bad)
+    error = response.json["error"]
+    assert response.status_code == 422
+    assert (error["code"], error["deal"], error["field"]) == ("tricks_sum", 3, "tricks")
+    assert error["message"] == "deal 3: tricks add up to 11, a deal has 10"
+    response = client.post("/api/v1/import", data=json.dumps(SOCHI), content_type="text/plain")
+    assert response.status_code == 415
+    assert snapshot(app) == before
+
+
+def test_missing_things_are_404_and_wrong_methods_405(client):
+    assert client.get("/api/v1/pulkas/99").status_code == 404
+    assert client.get("/api/v1/pulkas/99").json["error"]["code"] == "not_found"
+    pulka_id = create(client)
+    assert client.get(f"/api/v1/pulkas/{pulka_id}/deals/1").status_code == 404
+    assert client.put(f"/api/v1/pulkas/{pulka_id}/deals/1", json={"type": "raspasy"}).status_code == 404
+    assert client.get("/api/v1/nothing").json["error"]["code"] == "not_found"
+    response = client.put("/api/v1/pulkas")
+    assert response.status_code == 405 and response.json["error"]["code"] == "method_not_allowed"
+
+
+def test_delete_pulka(app, client):
+    pulka_id = sochi(client, 3)
+    assert client.delete(f"/api/v1/pulkas/{pulka_id}").status_code == 204
+    assert client.get(f"/api/v1/pulkas/{pulka_id}").status_code == 404
+    rows = snapshot(app)
+    assert rows["deals"] == [] and rows["pulka_players"] == [] and len(rows["players"]) == 3
+
+
+def test_openapi_describes_every_route(app, client):
+    document = client.get("/api/v1/openapi.json").json
+    assert document["openapi"].startswith("3.")
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/v1"):
+            continue
+        path = rule.rule.replace("<int:", "{").replace(">", "}")
+        assert path in document["paths"], path
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            assert method.lower() in document["paths"][path], (path, method)
+
+
+def test_parameters_are_the_engines(client):
+    from scorekeeper.engine import PARAMETERS
+
+    body = client.get("/api/v1/parameters").json
+    assert [p["name"] for p in body["parameters"]] == [p.name for p in PARAMETERS]
+    assert body["presets"]["leningrad"]["raspasy_exit"] == [6, 7, 7]

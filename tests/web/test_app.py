@@ -1,0 +1,158 @@
+"""The app factory, its database and migrations, the CLI, the real server."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+
+from scorekeeper.cli import build_parser
+from scorekeeper.web import create_app, resource_dir
+from scorekeeper.web.db import normalize_url
+
+from .conftest import SOCHI, create, snapshot
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_defaults_need_no_configuration(tmp_path, monkeypatch):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("FLASK_SECRET_KEY", raising=False)
+    instance = tmp_path / "instance"
+    app = create_app(instance_path=str(instance))
+    assert app.config["DATABASE_URL"] == f"sqlite:///{instance / 'scorekeeper.sqlite'}"
+    assert (instance / "scorekeeper.sqlite").exists()
+    key = (instance / "secret_key").read_text()
+    assert app.config["SECRET_KEY"] == key and len(key) == 64
+    assert oct((instance / "secret_key").stat().st_mode & 0o777) == "0o600"
+    again = create_app(instance_path=str(instance))
+    assert again.config["SECRET_KEY"] == key  # generated once, kept
+    client = app.test_client()
+    assert client.get("/").status_code == 200
+    assert client.get("/static/app.css").status_code == 200
+    assert client.get("/static/app.js").status_code == 200
+
+
+def test_configured_secret_key_and_database(tmp_path, monkeypatch):
+    monkeypatch.setenv("FLASK_SECRET_KEY", "from-env")
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'elsewhere.sqlite'}")
+    app = create_app(instance_path=str(tmp_path / "instance"))
+    assert app.config["SECRET_KEY"] == "from-env"
+    assert not (tmp_path / "instance" / "secret_key").exists()
+    assert (tmp_path / "elsewhere.sqlite").exists()
+
+
+def test_resources_resolve_from_the_checkout():
+    assert Path(resource_dir("templates")) == ROOT / "templates"
+    assert Path(resource_dir("static")) == ROOT / "static"
+    assert (ROOT / "templates" / "base.html").exists()
+
+
+def test_database_urls_use_psycopg_3():
+    assert normalize_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_migrations_create_every_table(app):
+    engine = app.extensions["scorekeeper"].db.engine
+    tables = set(inspect(engine).get_table_names())
+    assert {"players", "pulkas", "pulka_players", "deals", "alembic_version"} <= tables
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+    app.extensions["scorekeeper"].db.upgrade()  # again: nothing to do
+
+
+def test_db_upgrade_command(tmp_path):
+    url = f"sqlite:///{tmp_path / 'cli.sqlite'}"
+    assert build_parser().parse_args(["db", "upgrade", "--url", url]).run(
+        build_parser().parse_args(["db", "upgrade", "--url", url])) == 0
+    engine = create_engine(url)
+    assert "deals" in inspect(engine).get_table_names()
+    engine.dispose()
+
+
+def test_serve_arguments():
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port) == ("127.0.0.1", 5000)
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "8080"])
+    assert (args.host, args.port) == ("0.0.0.0", 8080)
+
+
+def test_the_engine_never_imports_flask():
+    code = "import sys, scorekeeper.engine, scorekeeper.pulyafile, scorekeeper.cli; print('flask' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_scorekeeper_serve_runs_the_real_server(tmp_path):
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "FLASK_SECRET_KEY")}
+    env["SCOREKEEPER_INSTANCE"] = str(tmp_path / "instance")
+    server = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        request = urllib.request.Request(base + "/api/v1/import", data=json.dumps(SOCHI).encode(),
+                                         headers={"Content-Type": "application/json"})
+        pulka = json.load(urllib.request.urlopen(request))
+        with urllib.request.urlopen(f"{base}/p/{pulka['id']}") as response:
+            page = response.read().decode()
+            assert response.headers["Server"] == "scorekeeper"
+        assert "−107.33" in page
+        assert (tmp_path / "instance" / "scorekeeper.sqlite").exists()
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_concurrent_phones_queue_up(app):
+    client = app.test_client()
+    pulka_id = create(client, rules={"preset": "sochi", "pulya_size": 1000})
+    statuses = []
+
+    def phone():
+        response = app.test_client().post(f"/api/v1/pulkas/{pulka_id}/deals",
+                                          json={"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}})
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=phone) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert statuses == [201] * 8
+    deals = client.get(f"/api/v1/pulkas/{pulka_id}/deals").json
+    assert [d["n"] for d in deals["deals"]] == list(range(1, 9))
+    assert deals["version"] == 9
+    assert [d["raspasy_k"] for d in deals["deals"]] == list(range(1, 9))
+    assert len(snapshot(app)["deals"]) == 8
+
+
+@pytest.mark.parametrize("path", ["templates", "static"])
+def test_the_wheel_ships_templates_static_and_migrations(path):
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert f'"{path}" = "scorekeeper/{path}"' in pyproject
+    assert (ROOT / "scorekeeper" / "web" / "migrations" / "versions" / "0001_initial.py").exists()

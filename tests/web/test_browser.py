@@ -1,0 +1,113 @@
+"""The deal form in a real browser (Debian's chromium through Playwright): taps, 10 − the rest, live preview."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+
+import pytest
+
+from .conftest import create, make_app
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(not CHROMIUM, reason="chromium is not installed")]
+
+
+@pytest.fixture
+def live(tmp_path):
+    from waitress import create_server
+
+    app = make_app(f"sqlite:///{tmp_path / 'browser.sqlite'}", tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield app, f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+    app.extensions["scorekeeper"].db.engine.dispose()
+
+
+@pytest.fixture
+def page():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        yield page
+        browser.close()
+        assert errors == []
+
+
+def tap(page, name, value, scope=""):
+    page.click(f"{scope} label.chip:has(input[name='{name}'][value='{value}'])".strip())
+
+
+def test_a_common_deal_in_seven_taps(live, page):
+    app, base = live
+    pulka_id = create(app.test_client(), ["Anna", "Boris", "Vera", "Gleb"], currency="₽")
+    page.goto(f"{base}/p/{pulka_id}/deal")
+    assert page.locator("[data-part=whist]").is_hidden()  # nothing to say before a declarer
+    tap(page, "declarer", 1)  # Boris; Anna deals and sits out
+    tap(page, "level", 7)
+    tap(page, "strain", "H")
+    assert page.locator(".word-row[data-seat='1']").is_hidden()  # the declarer has no word
+    assert page.locator("[data-part=tricks]").is_hidden()  # both pass: not played
+    tap(page, "w2", "whist")
+    assert page.locator("[data-part=open]").is_visible()
+    tap(page, "t1", 8)
+    tap(page, "t2", 1)
+    assert page.is_checked("input[name=t3][value='1']")  # Gleb: 10 − 8 − 1
+    page.wait_for_function("document.querySelector('.preview').innerText.includes('Vera')")
+    assert page.inner_text(".preview ul").splitlines() == ["Boris: pulya +4", "Vera: 8 whists on Boris"]
+    page.click("button[value=save]")  # the seventh tap
+    page.wait_for_url(f"{base}/p/{pulka_id}")
+    assert "Deal 1 saved: Boris: pulya +4; Vera: 8 whists on Boris." in page.inner_text("main")
+    assert "Deal 2 · Boris deals · first hand Vera · Boris sits out" in page.inner_text("main")
+
+
+def test_misere_raspasy_and_refusals(live, page):
+    app, base = live
+    pulka_id = create(app.test_client(), rules={"preset": "sochi"})
+    page.goto(f"{base}/p/{pulka_id}/deal")
+    tap(page, "type", "misere")
+    assert page.locator("[data-part=contract]").is_hidden()
+    tap(page, "declarer", 2)
+    assert page.locator(".tricks-row[data-seat='2']").is_visible()
+    assert page.locator(".tricks-row[data-seat='0']").is_hidden()
+    tap(page, "t2", 0)
+    page.wait_for_function("document.querySelector('.preview').innerText.includes('C: pulya +10')")
+    page.click("button[value=save]")
+    page.wait_for_url(f"{base}/p/{pulka_id}")
+    page.click("text=Enter deal 2")
+    tap(page, "type", "raspasy")
+    tap(page, "t2", 5)
+    tap(page, "t0", 5)
+    assert page.is_checked("input[name=t1][value='0']")
+    tap(page, "t1", 3)  # a tap on the filled-in hand takes it over: 5 + 5 + 3 is refused
+    page.wait_for_function("document.querySelector('.preview').innerText.includes('tricks add up to 13')")
+    page.click("button[value=save]")
+    assert "tricks add up to 13, a deal has 10" in page.inner_text("[data-part=tricks]")
+
+
+def test_preset_fills_the_advanced_rules(live, page):
+    app, base = live
+    page.goto(f"{base}/new")
+    page.fill("input[name=player0]", "Anna")
+    page.fill("input[name=player1]", "Boris")
+    page.fill("input[name=player2]", "Vera")
+    assert page.inner_text("[data-player='1']") == "Boris"
+    assert page.locator("[data-player='3']").locator("xpath=..").is_hidden()
+    tap(page, "preset", "leningrad")
+    page.click("details.advanced summary")
+    assert page.input_value("input[name=p_raspasy_exit]") == "6, 7, 7"
+    assert page.input_value("select[name=p_single_whist_remiz]") == "gentleman"
+    page.fill("input[name=p_help_whists_per_point]", "15")
+    tap(page, "first_dealer", 1)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/p/*")
+    pulka = app.test_client().get("/api/v1/pulkas").json["pulkas"][0]
+    body = app.test_client().get(f"/api/v1/pulkas/{pulka['id']}").json
+    assert body["overrides"] == {"preset": "leningrad", "help_whists_per_point": 15}
+    assert body["first_dealer"] == "Boris"
