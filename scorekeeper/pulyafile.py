@@ -105,7 +105,7 @@ def parse(data: object) -> Pulka:
     rules = Rules.of(rules_data.pop("preset"), **rules_data)
     deals = []
     for number, item in enumerate(data["deals"], 1):
-        deal, problems = _deal(item, seat, number)
+        deal, problems = read_deal(item, seat, number)
         if problems:
             # The earlier deals may break the rules first: they are reported first.
             Pulka(players, rules, tuple(deals), first_dealer).replay()
@@ -148,7 +148,7 @@ def _top_problems(data: object) -> list[Problem]:
     return problems
 
 
-def _deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | None, list[Problem]]:
+def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | None, list[Problem]]:
     """A deal's structure and names; what the rules say of it is the engine's to check."""
     problems: list[Problem] = []
     if not isinstance(item, dict):

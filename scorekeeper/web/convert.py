@@ -55,8 +55,8 @@ def pulka_of(players: tuple[str, ...], rules: Rules, deals: tuple[Deal, ...], fi
 
 def deal_from_json(item: object, players: tuple[str, ...], number: int) -> Deal:
     """A deal object of the pulya/1 file (names); Refused with the file's codes when malformed."""
-    # pulyafile has no public one-deal reader; its private one keeps the API and the file identical.
-    deal, problems = pulyafile._deal(item, {name: seat for seat, name in enumerate(players)}, number)
+    # The file's own reader, so that the API and the pulka file take exactly the same deals.
+    deal, problems = pulyafile.read_deal(item, {name: seat for seat, name in enumerate(players)}, number)
     if problems:
         problems.sort(key=lambda p: p.code.rank)
         first = problems[0]
