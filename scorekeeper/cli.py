@@ -23,6 +23,11 @@ def _number(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def _one_line(text: str) -> str:
+    """Control characters from the file (a key or a name with a newline) escaped, so the error stays one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def format_result(pulka: Pulka, data: dict[str, Any]) -> str:
     """The replay result for people: the sheet, the balances, who pays whom."""
     players = data["players"]
@@ -64,7 +69,7 @@ def replay_command(args: argparse.Namespace) -> int:
     except FileError as error:
         problem = error.problem
         where = f"field {problem.field}" if problem.field else "the file"
-        print(f"scorekeeper: {error.message} ({problem.code.value}, {where})", file=sys.stderr)
+        print(_one_line(f"scorekeeper: {error.message} ({problem.code.value}, {where})"), file=sys.stderr)
         if args.json:
             print(json.dumps(error.to_json(), ensure_ascii=False))
         return 2

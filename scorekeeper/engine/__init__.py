@@ -9,7 +9,7 @@ settlement balances, money and transfers
 """
 
 from .contracts import Contract, Strain
-from .deals import Code, Deal, DealType, Problem, Word, first_problem
+from .deals import Code, Deal, DealType, Problem, Word
 from .rules import PARAMETER, PARAMETERS, PRESETS, Kind, Parameter, Preset, Rules, RulesError
 from .scoring import Column, Entry
 from .settlement import Settlement, Transfer, settle
@@ -18,5 +18,5 @@ from .sheet import DealResult, PulkaError, Replay, Sheet, replay
 __all__ = [
     "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Kind", "PARAMETER", "PARAMETERS",
     "PRESETS", "Parameter", "Preset", "Problem", "PulkaError", "Replay", "Rules", "RulesError", "Settlement",
-    "Sheet", "Strain", "Transfer", "Word", "first_problem", "replay", "settle",
+    "Sheet", "Strain", "Transfer", "Word", "replay", "settle",
 ]

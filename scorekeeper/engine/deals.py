@@ -83,11 +83,6 @@ def literal(value: object) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
-def first_problem(problems: list[Problem]) -> Problem:
-    """The one problem FORMAT.md reports: the earliest deal, then the earliest code."""
-    return min(problems, key=lambda p: (p.deal is not None, p.deal or 0, p.code.rank))
-
-
 @dataclass(frozen=True)
 class Deal:
     type: DealType
@@ -124,8 +119,8 @@ WORDS = tuple(Word)
 STALINGRAD = Contract(6, Strain.SPADES)
 
 
-def _is_count(value: object, most: int = 10) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= most
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10
 
 
 def check(deal: Deal, sheet: Sheet, rules: Rules) -> list[Problem]:
