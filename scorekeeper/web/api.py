@@ -10,10 +10,11 @@ from flask import Blueprint, Response, jsonify, request, url_for
 
 from .. import pulyafile
 from ..engine import PARAMETERS, PRESETS, Rules, RulesError
+from ..render.svg import ORIENTATIONS
 from . import convert, store, views
 from .errors import Refused
 from .openapi import document
-from .pages import import_text
+from .pages import import_text, pdf_response
 from .service import State
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -254,6 +255,15 @@ def settlement(pulka_id: int):
 @bp.get("/pulkas/<int:pulka_id>/export")
 def export(pulka_id: int):
     return Response(pulyafile.dumps(store().get(pulka_id).pulka()), mimetype="application/json")
+
+
+@bp.get("/pulkas/<int:pulka_id>/pdf")
+def pdf(pulka_id: int):
+    state = store().get(pulka_id)
+    orientation = request.args.get("orientation", "table")
+    if orientation not in ORIENTATIONS:
+        raise Refused(400, "bad_format", f"orientation is one of {', '.join(ORIENTATIONS)}", "orientation")
+    return pdf_response(state, orientation)
 
 
 @bp.post("/import")

@@ -181,6 +181,19 @@ def document() -> dict[str, Any]:
             "parameters": p,
             "get": {"summary": "The pulka as a pulya/1 file",
                     "responses": {"200": _json(_ref("PulyaFile"), "the file")} | _errors(404)}},
+        "/api/v1/pulkas/{pulka_id}/pdf": {
+            "parameters": p,
+            "get": {"summary": "The pulka as an A4 PDF: the drawn sheet with name, date, players and rules; "
+                               "the protocol of deals; the settlement. Finished or not.",
+                    "parameters": [{"name": "orientation", "in": "query", "required": False,
+                                    "schema": {"enum": ["table", "upright"], "default": "table"},
+                                    "description": "table: each sector's text faces its own edge, as the sheet "
+                                                   "lies on the table; upright: every entry horizontal"}],
+                    "responses": {"200": {"description": "the PDF, as an attachment named after the pulka and "
+                                                         "the day it was created",
+                                          "content": {"application/pdf": {"schema": {
+                                              "type": "string", "contentMediaType": "application/pdf"}}}}}
+                                 | _errors(400, 404)}},
         "/api/v1/import": {
             "post": {"summary": "A pulya/1 file becomes a new pulka",
                      "parameters": [{"name": "name", "in": "query", "schema": {"type": "string"}}],

@@ -7,8 +7,9 @@ import io
 import json
 from typing import Any
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, flash, make_response, redirect, render_template, request, session, url_for
 from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 
 from .. import pulyafile
 from ..engine import PARAMETERS, PRESETS, Kind, Sheet, Strain
@@ -115,17 +116,33 @@ def remove(pulka_id: int):
 _TOKEN = "\x00csrf-token\x00"
 
 
+ORIENTATION_COOKIE = "orientation"
+
+
+def _sheet_page(state: State, orientation: str, token: str | None = None) -> str:
+    return render_template("sheet.html", state=state, view=views.sheet_view(state), token=token,
+                           orientation=orientation, drawing=Markup(views.drawing(state, orientation)))
+
+
 @bp.get("/p/<int:pulka_id>")
 def sheet(pulka_id: int):
     state = store().get(pulka_id)
+    chosen = request.args.get("orientation")
+    orientation = views.orientation_of(chosen or request.cookies.get(ORIENTATION_COOKIE))
     if session.get("_flashes"):
-        return render_template("sheet.html", state=state, view=views.sheet_view(state))
-    # The sheet is read far more often than it changes: render it once per pulka version.
-    page = state.cache.get("sheet.html")
-    if page is None:
-        page = state.cache["sheet.html"] = render_template(
-            "sheet.html", state=state, view=views.sheet_view(state), token=_TOKEN)
-    return page.replace(_TOKEN, generate_csrf())
+        page = _sheet_page(state, orientation)
+    else:
+        # The sheet is read far more often than it changes: render it once per pulka version and orientation.
+        key = f"sheet.html:{orientation}"
+        page = state.cache.get(key)
+        if page is None:
+            page = state.cache[key] = _sheet_page(state, orientation, _TOKEN)
+        page = page.replace(_TOKEN, generate_csrf())
+    response = make_response(page)
+    if chosen == orientation:
+        # Remembered for every pulka, so the sheet keeps its turn after each deal's redirect.
+        response.set_cookie(ORIENTATION_COOKIE, orientation, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
 
 
 @bp.post("/p/<int:pulka_id>/undo")
@@ -277,6 +294,21 @@ def export(pulka_id: int):
     state = store().get(pulka_id)
     return Response(pulyafile.dumps(state.pulka()), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{_filename(state, "pulya.json")}"'})
+
+
+def pdf_response(state: State, orientation: str = "table") -> Response:
+    """The pulka as an A4 PDF download: the drawing, the protocol, the settlement."""
+    from ..render.pdf import pdf_filename, render_pdf
+
+    data = render_pdf(state.players, state.rules, state.replay, state.settlement, title=state.name,
+                      created=state.created_at, currency=state.currency, orientation=orientation)
+    return Response(data, mimetype="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="{pdf_filename(state.name, state.created_at)}"'})
+
+
+@bp.get("/p/<int:pulka_id>/pulka.pdf")
+def pdf(pulka_id: int):
+    return pdf_response(store().get(pulka_id), views.orientation_of(request.args.get("orientation")))
 
 
 CSV_COLUMNS = ["deal", "dealer", "type", "declarer", "contract", "whist", "open", "tricks",

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..engine import Column, Deal, DealResult, DealType, Entry, Rules
 from ..engine.rules import json_value
+from ..render.svg import ORIENTATIONS, sheet_svg
 from . import convert
 from .service import State
 
@@ -199,6 +200,20 @@ def sheet_view(state: State) -> dict[str, Any]:
     }
     state.cache["sheet"] = view
     return view
+
+
+def orientation_of(value: str | None) -> str:
+    """The drawing's orientation from a query or a cookie; anything unknown is the paper's own."""
+    return value if value in ORIENTATIONS else "table"
+
+
+def drawing(state: State, orientation: str = "table") -> str:
+    """The paper sheet as inline SVG, escaped by sheet_svg; once per pulka version and orientation."""
+    key = f"drawing:{orientation}"
+    if key not in state.cache:
+        state.cache[key] = sheet_svg(state.players, state.rules, state.replay, orientation=orientation,
+                                     currency=state.currency)
+    return state.cache[key]
 
 
 def settlement_view(state: State) -> dict[str, Any]:

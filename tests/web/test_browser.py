@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from .conftest import create, make_app
+from .conftest import SOCHI, add, create, make_app
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(not CHROMIUM, reason="chromium is not installed")]
@@ -111,3 +111,73 @@ def test_preset_fills_the_advanced_rules(live, page):
     body = app.test_client().get(f"/api/v1/pulkas/{pulka['id']}").json
     assert body["overrides"] == {"preset": "leningrad", "help_whists_per_point": 15}
     assert body["first_dealer"] == "Boris"
+
+
+# -- the drawn sheet --------------------------------------------------------------------------------
+
+NAMES = {"A": "Анна", "B": "Борис", "C": "Вера"}
+
+
+def renamed(deal: dict) -> dict:
+    """A Sochi example deal with real names."""
+    out = dict(deal, **({"declarer": NAMES[deal["declarer"]]} if "declarer" in deal else {}))
+    for key in ("whist", "tricks"):
+        if key in deal:
+            out[key] = {NAMES[k]: v for k, v in deal[key].items()}
+    return out
+
+
+def fits_the_screen(page) -> None:
+    box = page.locator(".drawing svg").bounding_box()
+    width = page.viewport_size["width"]
+    assert page.locator(".drawing svg").is_visible()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["width"] > width * 0.8
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scrolling
+
+
+def test_the_drawing_on_a_phone(live, page):
+    app, base = live
+    client = app.test_client()
+    pulka_id = create(client, list(NAMES.values()), name="Пулька у Анны", currency="₽")
+    for deal in SOCHI["deals"][:3]:
+        assert add(client, pulka_id, renamed(deal)).status_code == 201
+    page.goto(f"{base}/p/{pulka_id}")
+    fits_the_screen(page)
+    assert page.locator(".drawing g.sector").count() == 3
+    page.screenshot(path="/tmp/sheet-390.png", full_page=True)
+    rotated = "[...document.querySelectorAll('.drawing g[transform*=rotate]')].length"
+    table = page.evaluate(rotated)
+
+    page.click(".toggle >> text=Upright")
+    page.wait_for_url("**orientation=upright")
+    assert page.get_attribute(".drawing svg", "data-orientation") == "upright"
+    assert page.evaluate(rotated) < table
+    fits_the_screen(page)
+
+    # Deal 4 of rules.md §10 through the form: Вера 6♥, Анна whists alone, Вера takes 5 (remiz).
+    page.click("text=Enter deal 4")
+    tap(page, "declarer", 2)
+    tap(page, "level", 6)
+    tap(page, "strain", "H")
+    tap(page, "w0", "whist")
+    tap(page, "t2", 5)
+    tap(page, "t0", 3)
+    page.click("button[value=save]")
+    page.wait_for_url(f"{base}/p/{pulka_id}")
+    gora = client.get(f"/api/v1/pulkas/{pulka_id}/sheet").json["table"][2]["gora_chain"]
+    vera = page.locator(".drawing g.sector[data-player='Вера'] g[data-band='gora']")
+    assert vera.get_attribute("data-chain") == ".".join(map(str, gora))
+    assert vera.locator("tspan.new").text_content() == str(gora[-1])  # the newest value, in bold
+    assert page.get_attribute(".drawing svg", "data-orientation") == "upright"  # remembered
+
+    browser = page.context.browser
+    wide = browser.new_page(viewport={"width": 1280, "height": 900})
+    wide.goto(f"{base}/p/{pulka_id}?orientation=table")
+    drawing, table_box = wide.locator(".drawing").bounding_box(), wide.locator("table.sheet").bounding_box()
+    assert drawing["x"] + drawing["width"] <= table_box["x"]  # beside the table
+    wide.screenshot(path="/tmp/sheet-1280.png", full_page=True)
+    dark = browser.new_page(viewport={"width": 390, "height": 844}, color_scheme="dark")
+    dark.goto(f"{base}/p/{pulka_id}")
+    ink = dark.evaluate("getComputedStyle(document.querySelector('.drawing svg line')).stroke")
+    assert ink == dark.evaluate("getComputedStyle(document.body).color") != "rgb(0, 0, 0)"
+    dark.screenshot(path="/tmp/sheet-390-dark.png", full_page=True)

@@ -148,7 +148,7 @@ def test_sochi_examples_through_the_form(client):
     assert re.search(r"B 2\.3\.10 ✓ closed 12\.16\.20\.40\.39 on A 8 on C 2", page)
     assert re.search(r"A 4\.5\.10 ✓ closed 6 on B 30\.40 on C 4\.16\.28\.68", page)
     assert "B −214.67 −107.33 ₽" in page and "A +263.33 +131.67 ₽" in page and "C −48.67 −24.34 ₽" in page
-    assert '<div class="sheet-drawing"></div>' in sheet.get_data(as_text=True)
+    assert sheet.get_data(as_text=True).count('<g class="sector"') == 3  # the drawing, beside the table
     assert "Enter deal" not in page
 
 
