@@ -33,8 +33,8 @@ ORIENTATIONS = ("table", "upright")
 GLYPH_WIDTH = dict.fromkeys("0123456789", 0.70) | {".": 0.38, ",": 0.38, "-": 0.42, " ": 0.35}
 OTHER_WIDTH = 1.05
 LINE_HEIGHT = 1.2
-BAND_FONT, SMALLEST_FONT = 11.0, 4.5
-NAME_FONT, SMALLEST_NAME_FONT = 12.0, 6.0
+BAND_FONT, SMALLEST_FONT = 16.0, 4.5  # large enough to read on a phone, where the sheet is ~300 px wide
+NAME_FONT, SMALLEST_NAME_FONT = 14.0, 6.0
 PAD = 3.0  # between a band's lines and its text
 MARGIN = 24.0  # outside the frame, for the players' names
 
