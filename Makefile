@@ -3,18 +3,17 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test setup system-packages
+.PHONY: run test setup
 
 run: $(VENV)/.installed
+	scripts/system-packages.sh run
 	$(BIN)/scorekeeper serve
 
-test: system-packages $(VENV)/.installed-test
+test: $(VENV)/.installed-test
+	scripts/system-packages.sh test
 	$(BIN)/pytest
 
 setup: $(VENV)/.installed
-
-system-packages:
-	scripts/system-packages.sh
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
