@@ -12,6 +12,7 @@ from datetime import datetime
 from functools import cached_property
 
 from sqlalchemy import bindparam, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .. import pulyafile
@@ -176,16 +177,25 @@ class Store:
             replayed = replay(rules, len(players), deals, first_dealer)
         except PulkaError as error:
             raise refused_from(error, players, error.deal) from None
-        with self.db.Session.begin() as session:
-            row = PulkaRow(uid=uuid.uuid4().hex, name=name, rules=rules.overrides(), currency=currency,
-                           first_dealer=first_dealer, version=1)
-            row.seats = [SeatRow(seat=seat, player=player) for seat, player in enumerate(self._players(session, players))]
-            session.add(row)
-            session.flush()
-            for position, deal in enumerate(deals, 1):
-                session.add(DealRow(pulka_id=row.id, position=position, **convert.deal_row_values(deal)))
-            session.flush()
-            state = _state(row, tuple(deals), replayed)
+        for attempt in (1, 2):
+            try:
+                with self.db.Session.begin() as session:
+                    row = PulkaRow(uid=uuid.uuid4().hex, name=name, rules=rules.overrides(), currency=currency,
+                                   first_dealer=first_dealer, version=1)
+                    row.seats = [SeatRow(seat=seat, player=player)
+                                 for seat, player in enumerate(self._players(session, players))]
+                    session.add(row)
+                    session.flush()
+                    for position, deal in enumerate(deals, 1):
+                        session.add(DealRow(pulka_id=row.id, position=position, **convert.deal_row_values(deal)))
+                    session.flush()
+                    state = _state(row, tuple(deals), replayed)
+                break
+            except IntegrityError:
+                # Another phone added one of these new players at the same moment: the second
+                # attempt finds him and reuses him.
+                if attempt == 2:
+                    raise
         self.cache.put(state)
         return state
 

@@ -156,3 +156,37 @@ def test_the_wheel_ships_templates_static_and_migrations(path):
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert f'"{path}" = "scorekeeper/{path}"' in pyproject
     assert (ROOT / "scorekeeper" / "web" / "migrations" / "versions" / "0001_initial.py").exists()
+
+
+def test_two_pulkas_created_at_once_share_a_new_player(app):
+    """Both phones add the same new player at the same moment: neither gets an error."""
+    from scorekeeper.engine import Rules
+
+    store = app.extensions["scorekeeper"]
+    original = store._players
+    barrier = threading.Barrier(2, timeout=10)
+    first_calls = iter(range(2))
+
+    def players_then_wait(session, names):
+        rows = original(session, names)
+        if next(first_calls, None) is not None:
+            barrier.wait()  # both transactions have decided the player is new
+        return rows
+
+    store._players = players_then_wait
+    results, errors = [], []
+
+    def create(name):
+        try:
+            results.append(store.create(name, ["Anna", "Boris", "Newcomer"], 0, Rules.of("sochi")))
+        except Exception as error:  # noqa: BLE001 - the test reports whatever escapes
+            errors.append(error)
+
+    threads = [threading.Thread(target=create, args=(f"table {i}",)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    store._players = original
+    assert errors == [] and len(results) == 2
+    assert store.player_names().count("Newcomer") == 1
