@@ -189,8 +189,8 @@ class Tally:
         else:
             for seat in (whisters[0], passer):
                 self.write_whists(seat, declarer, Fraction(taken * per_trick, 2),
-                                  f"{_p(seat)}: half of the defence's {_tricks(taken)} × {per_trick} "
-                                  f"on {name} (gentleman's whist)")
+                                  f"{_p(seat)} writes whists on {d}: half of the defence's "
+                                  f"{_tricks(taken)} × {per_trick} on {name} (gentleman's whist)")
         return False
 
     def _checked_ten(self, deal: Deal, contract: Contract, pair: tuple[int, int], sits_out: tuple[int, ...]) -> bool:
@@ -285,10 +285,10 @@ class Tally:
         if len(writers) == len(active):
             return
         share = Fraction(1, len(writers)) if self.rules.raspasy_tie == "split" else 1
-        tie = "" if len(writers) == 1 else (" (tied for fewest, shared)" if share != 1 else " (tied for fewest)")
+        tie = "" if len(writers) == 1 else (", shared by the two who tied" if share != 1 else ", tied for fewest")
         for writer in writers:
             for seat, count in taken.items():
                 if seat not in writers:
                     self.write_whists(writer, seat, share * count * per,
-                                      f"{_p(writer)} took fewest on {streak}: {_tricks(count)} of "
-                                      f"{_p(seat)} × {per}{tie}")
+                                      f"{_p(writer)} took fewest on {streak} and writes whists on {_p(seat)}: "
+                                      f"his {_tricks(count)} × {per}{tie}")
