@@ -30,7 +30,7 @@ ORIENTATIONS = ("table", "upright")
 # advances in em (the bold newest value is the widest case), rounded up; any
 # other glyph counts as 1.05 em, wider than all but a few Cyrillic capitals.
 # Narrower fallback fonts in a browser only leave more room.
-GLYPH_WIDTH = dict.fromkeys("0123456789", 0.70) | {".": 0.38, ",": 0.38, "-": 0.42, " ": 0.35}
+GLYPH_WIDTH = dict.fromkeys("0123456789", 0.70) | {".": 0.38, ",": 0.38, "-": 0.42, "\u2212": 0.84, " ": 0.35}
 OTHER_WIDTH = 1.05
 LINE_HEIGHT = 1.2
 BAND_FONT, SMALLEST_FONT = 16.0, 4.5  # large enough to read on a phone, where the sheet is ~300 px wide

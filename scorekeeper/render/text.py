@@ -1,7 +1,8 @@
-"""How numbers and deals are written on the sheet and in the PDF, shared by both."""
+"""How numbers and deals are written on the sheet, the pages and the PDF: one place for all three."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
@@ -14,23 +15,26 @@ _VULGAR = {
 }
 
 
+MINUS = "\u2212"
+_WORDS = {Word.WHIST: "whist", Word.PASS: "pass", Word.HALF: "half-whist"}
+
+
 def points(value: int | Fraction) -> str:
-    """4, -1, 2½, 53⅓; the hyphen-minus keeps chains narrow."""
-    if isinstance(value, Fraction) and value.denominator == 1:
-        value = value.numerator
-    if isinstance(value, int):
-        return str(value)
-    sign = "-" if value < 0 else ""
+    """4, −1, 2½, 53⅓: the way a player writes it."""
+    value = Fraction(value)
+    sign = MINUS if value < 0 else ""
     whole, part = divmod(abs(value), 1)
+    if not part:
+        return f"{sign}{whole}"
     if part in _VULGAR:
         return f"{sign}{whole or ''}{_VULGAR[part]}"
-    return f"{sign}{abs(value).numerator}/{value.denominator}"
+    return f"{sign}{float(abs(value)):.2f}"
 
 
 def signed(value: int | Fraction | Decimal) -> str:
-    """+263.33 / −214.67 for balances, with a real minus sign."""
-    text = points(abs(value)) if not isinstance(value, Decimal) else f"{abs(value):.2f}"
-    return ("−" if value < 0 else "+" if value > 0 else "") + text
+    """+4, −1, +263.33: points, or money and balances to the cent."""
+    text = f"{abs(value):.2f}" if isinstance(value, Decimal) else points(abs(value))
+    return (MINUS if value < 0 else "+" if value > 0 else "") + text
 
 
 def decimal(value: Decimal) -> str:
@@ -38,24 +42,19 @@ def decimal(value: Decimal) -> str:
     return format(value.normalize(), "f")
 
 
-def describe(deal: Deal, names: tuple[str, ...] | list[str], k: int = 0) -> str:
-    """One line for the protocol: what happened at the table."""
+def describe(deal: Deal, names: Sequence[str], k: int = 0) -> str:
+    """One line of the protocol: "B 8♦: C whist, A whist; tricks B 6, A 3, C 1"."""
     tricks = ", ".join(f"{names[seat]} {count}" for seat, count in (deal.tricks or {}).items())
     if deal.type is DealType.RASPASY:
-        text = "raspasy" + (f" #{k}" if k > 1 else "")
-    elif deal.type is DealType.MISERE:
-        text = f"{names[deal.declarer]} misère"
+        return f"Raspasy{f' #{k}' if k > 1 else ''}: {tricks}"
+    if deal.type is DealType.MISERE:
+        taken = deal.tricks[deal.declarer]
+        return f"{names[deal.declarer]} misère: {taken} trick{'' if taken == 1 else 's'}"
+    text = f"{names[deal.declarer]} {deal.contract.label}"
+    if deal.whist is None:
+        text += " (checked)"
     else:
-        text = f"{names[deal.declarer]} {deal.contract.label}"
-        if deal.whist:
-            words = {Word.WHIST: "whist", Word.PASS: "pass", Word.HALF: "half-whist"}
-            text += " · " + ", ".join(f"{names[seat]} {words[Word(word)]}" for seat, word in deal.whist.items())
-            if deal.open:
-                text += " (open)"
-        elif deal.contract.level == 10:
-            text += " · checked"
-    if tricks:
-        text += " · tricks " + tricks
-    elif deal.type is DealType.GAME:
-        text += " · not played"
-    return text
+        text += ": " + ", ".join(f"{names[seat]} {_WORDS[Word(word)]}" for seat, word in deal.whist.items())
+        if deal.open:
+            text += " (open)"
+    return f"{text}; tricks {tricks}" if tricks else text

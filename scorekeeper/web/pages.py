@@ -254,7 +254,7 @@ def delete_deal(pulka_id: int, number: int):
     result = state.result(number)
     form = ConfirmForm()
     page = dict(state=state, form=form, title=f"Delete deal {number}?",
-                message=f"Deal {number} ({views.describe(result.deal, state.players, state.rules)}) is removed and "
+                message=f"Deal {number} ({views.describe(result.deal, state.players, result.k)}) is removed and "
                         "every later deal is scored again. The later deals keep their dealer order, so a deal "
                         "that no longer fits makes the deletion refused.",
                 action=url_for(".delete_deal", pulka_id=pulka_id, number=number), button=f"Delete deal {number}")

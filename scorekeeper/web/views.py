@@ -11,38 +11,12 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from ..engine import Column, Deal, DealResult, DealType, Entry, Rules
+from ..engine import Column, DealResult, Entry
 from ..engine.rules import json_value
 from ..render.svg import ORIENTATIONS, sheet_svg
+from ..render.text import MINUS, describe, points, signed
 from . import convert
 from .service import State
-
-MINUS = "\u2212"
-_VULGAR = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", Fraction(1, 4): "¼",
-           Fraction(3, 4): "¾", Fraction(1, 6): "⅙", Fraction(5, 6): "⅚"}
-
-
-# -- formatting ------------------------------------------------------------------------
-
-
-def points(value: Any) -> str:
-    """4, −1, 53⅓, 7½: the way a player writes it."""
-    if isinstance(value, int):
-        return f"{MINUS}{-value}" if value < 0 else str(value)
-    value = Fraction(value)
-    sign = MINUS if value < 0 else ""
-    whole, part = divmod(abs(value), 1)
-    if not part:
-        return f"{sign}{whole}"
-    if part in _VULGAR:
-        return f"{sign}{whole or ''}{_VULGAR[part]}"
-    return f"{sign}{float(abs(value)):.2f}"
-
-
-def signed(value: Any) -> str:
-    text = points(value)
-    return text if text.startswith(MINUS) or text == "0" else "+" + text
-
 
 def chain(values: Sequence[Any]) -> str:
     """Running totals as on paper: 2.6.10."""
@@ -74,24 +48,6 @@ FILTERS = {"points": points, "signed": signed, "chain": chain, "amount": amount}
 
 
 # -- deals ------------------------------------------------------------------------------
-
-
-def describe(deal: Deal, names: Sequence[str], rules: Rules) -> str:
-    """One line for the protocol: "Boris 8♦: Anna whist, Vera whist; tricks Boris 6, Anna 3, Vera 1"."""
-    tricks = ", ".join(f"{names[s]} {t}" for s, t in (deal.tricks or {}).items())
-    if deal.type is DealType.RASPASY:
-        return f"Raspasy: {tricks}"
-    if deal.type is DealType.MISERE:
-        taken = (deal.tricks or {}).get(deal.declarer, "?")
-        return f"{names[deal.declarer]} misère: {taken} trick{'' if taken == 1 else 's'}"
-    text = f"{names[deal.declarer]} {deal.contract.label}"
-    if deal.whist is None:
-        text += " (checked)"
-    else:
-        text += ": " + ", ".join(f"{names[s]} {w}" for s, w in deal.whist.items())
-        if deal.open:
-            text += " (open)"
-    return f"{text}; tricks {tricks}" if tricks else text
 
 
 def entry_view(entry: Entry, names: Sequence[str]) -> dict[str, Any]:
@@ -131,7 +87,7 @@ def deal_view(state: State, result: DealResult) -> dict[str, Any]:
         view["sitting_out"] = names[result.dealer]
     return view | {
         "deal": convert.deal_to_json(result.deal, names),
-        "text": describe(result.deal, names, state.rules),
+        "text": describe(result.deal, names, result.k),
         "raspasy_k": result.k or None,
         "entries": [entry_view(e, names) for e in result.entries],
         "summary": summary(result.entries, names),

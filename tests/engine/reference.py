@@ -52,7 +52,7 @@ Readings of places where the documents leave room (each marked READING below):
 from __future__ import annotations
 
 import copy
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 

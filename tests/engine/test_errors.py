@@ -298,7 +298,6 @@ def test_error_code_via_subprocess(name, data, code, deal):
 
 
 def test_missing_file():
-    rc, out, err = 0, "", ""
     buf_out, buf_err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(buf_out), contextlib.redirect_stderr(buf_err):
         rc = cli.main(["replay", "/nonexistent/pulka.json", "--json"])

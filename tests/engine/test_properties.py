@@ -6,7 +6,6 @@ import copy
 import json
 import random
 import subprocess
-import sys
 from decimal import Decimal
 from fractions import Fraction
 

@@ -200,9 +200,10 @@ def test_styles_stay_inside_the_svg_and_follow_weasyprint_limits(sochi):
 
 
 def test_points_are_written_as_players_write_them():
-    assert points(4) == "4" and points(-1) == "-1" and points(Fraction(8, 1)) == "8"
-    assert points(Fraction(5, 2)) == "2½" and points(Fraction(160, 3)) == "53⅓" and points(Fraction(-1, 3)) == "-⅓"
-    assert points(Fraction(7, 5)) == "7/5"
+    assert points(4) == "4" and points(-1) == "\u22121" and points(Fraction(8, 1)) == "8"
+    assert points(Fraction(5, 2)) == "2½" and points(Fraction(160, 3)) == "53⅓"
+    assert points(Fraction(-1, 3)) == "\u2212⅓"
+    assert points(Fraction(7, 5)) == "1.40"
 
 
 def test_importing_the_renderers_does_not_import_weasyprint():
