@@ -300,8 +300,13 @@ def pdf_response(state: State, orientation: str = "table") -> Response:
     """The pulka as an A4 PDF download: the drawing, the protocol, the settlement."""
     from ..render.pdf import pdf_filename, render_pdf
 
-    data = render_pdf(state.players, state.rules, state.replay, state.settlement, title=state.name,
-                      created=state.created_at, currency=state.currency, orientation=orientation)
+    # A PDF takes about a second to make; the same version of the pulka always gives the same file.
+    key = f"pulka.pdf:{orientation}"
+    data = state.cache.get(key)
+    if data is None:
+        data = state.cache[key] = render_pdf(state.players, state.rules, state.replay, state.settlement,
+                                             title=state.name, created=state.created_at, currency=state.currency,
+                                             orientation=orientation)
     return Response(data, mimetype="application/pdf", headers={
         "Content-Disposition": f'attachment; filename="{pdf_filename(state.name, state.created_at)}"'})
 

@@ -182,6 +182,19 @@ def test_pdf_of_a_new_pulka_and_links_to_it(client):
         assert f'href="/p/{pulka_id}/pulka.pdf"' in client.get(f"/p/{pulka_id}{page}").get_data(as_text=True)
 
 
+def test_pdf_follows_every_change_to_the_pulka(client):
+    """The PDF is kept per version of the pulka: a new deal or a new name gives a new file."""
+    pulka_id = create(client, name="Before")
+    url = f"/p/{pulka_id}/pulka.pdf"
+    assert "No deals yet." in poppler("pdftotext", client.get(url).data)
+    assert add(client, pulka_id, {"type": "raspasy", "tricks": {"A": 0, "B": 4, "C": 6}}).status_code == 201
+    assert "Raspasy: A 0, B 4, C 6" in poppler("pdftotext", client.get(url).data)
+    assert client.patch(f"/api/v1/pulkas/{pulka_id}", json={"name": "After"}).status_code == 200
+    response = client.get(url)
+    assert "After" in poppler("pdftotext", response.data)
+    assert 'filename="after-' in response.headers["Content-Disposition"]
+
+
 def test_pdf_of_unknown_pulka_is_404(client):
     assert client.get("/p/999/pulka.pdf").status_code == 404
     response = client.get("/api/v1/pulkas/999/pdf")
