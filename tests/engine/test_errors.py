@@ -346,6 +346,11 @@ ORDER_CASES = [
 
 @pytest.mark.parametrize("name,data,code,deal", ORDER_CASES, ids=[c[0] for c in ORDER_CASES])
 def test_error_order(name, data, code, deal):
+    assert_reported(data, code, deal)
+
+
+def assert_reported(data: dict, code: str, deal: int | None) -> None:
+    """The file is refused with `code` at `deal`, per the error contract."""
     rc, out, err = run_main(as_bytes(data))
     error = check_error_output(rc, out, err)
     assert (error["code"], error["deal"]) == (code, deal), error
@@ -443,9 +448,7 @@ BRACE_CASES = [
 
 @pytest.mark.parametrize("name,data,code,deal", BRACE_CASES, ids=[c[0] for c in BRACE_CASES])
 def test_braces_in_values_are_not_templates(name, data, code, deal):
-    rc, out, err = run_main(as_bytes(data))
-    error = check_error_output(rc, out, err)
-    assert (error["code"], error["deal"]) == (code, deal), error
+    assert_reported(data, code, deal)
 
 
 def test_unknown_player_message_names_the_value_verbatim():
