@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .engine import (
-    Code, Contract, Deal, DealType, Problem, PulkaError, Replay, Rules, RulesError, Settlement, replay, settle,
+    Code, Contract, Deal, DealType, Problem, PulkaError, Replay, Rules, RulesError, Settlement, json_value, literal,
+    replay, settle,
 )
-from .engine.deals import literal
-from .engine.rules import json_value
 
 FORMAT = "pulya/1"
 RESULT_FORMAT = "pulya-result/1"

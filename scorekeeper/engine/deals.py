@@ -1,8 +1,6 @@
-"""A deal as entered at the table, and its validation against the rules and the pulka's state.
+"""A deal as entered at the table, and who sits where in it.
 
-Seats are indices 0..n-1 in clockwise order. Texts that name players are
-templates with `{seat}` placeholders ("{1} sits this deal out"); the edges
-fill in the names with `.text(names)`.
+Seats are indices 0..n-1 in clockwise order; names appear only at the edges.
 """
 
 from __future__ import annotations
@@ -10,13 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
-from .contracts import Contract, Strain
-
-if TYPE_CHECKING:
-    from .rules import Rules
-    from .sheet import Sheet
+from .contracts import Contract
+from .rules import Rules
 
 
 class DealType(StrEnum):
@@ -31,56 +25,6 @@ class Word(StrEnum):
     WHIST = "whist"
     PASS = "pass"
     HALF = "half"
-
-
-class Code(StrEnum):
-    """Problem codes, in the order FORMAT.md §3 ranks them (earlier wins)."""
-
-    BAD_JSON = "bad_json"
-    BAD_FORMAT = "bad_format"
-    BAD_PLAYERS = "bad_players"
-    UNKNOWN_PRESET = "unknown_preset"
-    UNKNOWN_PARAMETER = "unknown_parameter"
-    BAD_PARAMETER = "bad_parameter"
-    UNKNOWN_PLAYER = "unknown_player"
-    INACTIVE_PLAYER = "inactive_player"
-    BAD_CONTRACT = "bad_contract"
-    BAD_WHIST = "bad_whist"
-    HALF_WHIST_NOT_ALLOWED = "half_whist_not_allowed"
-    STALINGRAD = "stalingrad"
-    TRICKS_MISSING = "tricks_missing"
-    TRICKS_UNEXPECTED = "tricks_unexpected"
-    BAD_TRICKS = "bad_tricks"
-    TRICKS_SUM = "tricks_sum"
-    RASPASY_EXIT = "raspasy_exit"
-    PULKA_FINISHED = "pulka_finished"
-
-    @property
-    def rank(self) -> int:
-        return _RANK[self]
-
-
-_RANK = {code: rank for rank, code in enumerate(Code)}
-
-
-@dataclass(frozen=True)
-class Problem:
-    code: Code
-    field: str
-    message: str  # a template: {seat} placeholders
-    deal: int | None = None  # 1-based
-
-    def text(self, names: list[str] | tuple[str, ...]) -> str:
-        message = self.message.format(*names)
-        return f"deal {self.deal}: {message}" if self.deal is not None else message
-
-
-def literal(value: object) -> str:
-    """A value from the input, quoted for a message template (its braces are not placeholders)."""
-    text = repr(value)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return text.replace("{", "{{").replace("}", "}}")
 
 
 @dataclass(frozen=True)
@@ -113,170 +57,3 @@ def defenders(active: tuple[int, ...], declarer: int) -> tuple[int, int]:
     """First defender (declarer's left, speaks first) and second defender."""
     at = active.index(declarer)
     return active[(at + 1) % 3], active[(at + 2) % 3]
-
-
-WORDS = tuple(Word)
-STALINGRAD = Contract(6, Strain.SPADES)
-
-
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10
-
-
-def check(deal: Deal, sheet: Sheet, rules: Rules) -> list[Problem]:
-    """Every problem of `deal` if it were the next deal of the pulka at `sheet`."""
-    return _Checker(deal, sheet, rules).problems
-
-
-class _Checker:
-    """Collects every problem of one deal; each method checks one field."""
-
-    def __init__(self, deal: Deal, sheet: Sheet, rules: Rules):
-        self.deal, self.rules, self.n = deal, rules, sheet.n
-        self.number = sheet.deals + 1
-        self.dealer = sheet.dealer
-        self.active = seats_in_play(sheet.n, self.dealer)
-        self.problems: list[Problem] = []
-        if deal.type is DealType.RASPASY:
-            self.raspasy_tricks()
-        else:
-            self.declarer()
-            if deal.type is DealType.MISERE:
-                self.misere_tricks()
-            else:
-                self.game(sheet.streak)
-        if sheet.finished:
-            self.problem(Code.PULKA_FINISHED, "type", "the pulka is finished: every deal after its end is refused")
-
-    def problem(self, code: Code, where: str, message: str) -> None:
-        self.problems.append(Problem(code, where, message, self.number))
-
-    def declarer(self) -> None:
-        declarer = self.deal.declarer
-        if declarer is None or not 0 <= declarer < self.n:
-            self.problem(Code.UNKNOWN_PLAYER, "declarer", "the declarer must be one of the players")
-        elif declarer not in self.active:
-            self.problem(Code.INACTIVE_PLAYER, "declarer", f"{{{declarer}}} deals and sits this deal out: he cannot declare")
-
-    def counts(self, counts: Mapping[int, object], *, talon: bool = False) -> bool:
-        """Seats and values of a tricks object; True when every value is a valid count."""
-        valid = True
-        for seat, count in counts.items():
-            if seat not in self.active and not talon:
-                self.problem(Code.INACTIVE_PLAYER, "tricks", f"{{{seat}}} deals and sits this deal out: he takes no tricks")
-            elif not _is_count(count):
-                self.problem(Code.BAD_TRICKS, "tricks",
-                             f"{{{seat}}}'s tricks must be a whole number from 0 to 10, not {literal(count)}")
-                valid = False
-        return valid
-
-    def total(self, total: int) -> None:
-        if total != 10:
-            self.problem(Code.TRICKS_SUM, "tricks", f"tricks add up to {total}, a deal has 10")
-
-    def missing(self, tricks: Mapping[int, object]) -> bool:
-        """Report active seats without tricks; True when there are none."""
-        missing = [seat for seat in self.active if seat not in tricks]
-        for seat in missing:
-            self.problem(Code.TRICKS_MISSING, "tricks", f"enter {{{seat}}}'s tricks")
-        return not missing
-
-    def game(self, streak: int) -> None:
-        deal, rules = self.deal, self.rules
-        contract = deal.contract
-        if contract is None:
-            self.problem(Code.BAD_CONTRACT, "contract", "the contract must be a level 6-10 and a strain S, C, D, H or NT")
-            return
-        checked_ten = contract.level == 10 and rules.ten_checked
-        if checked_ten:
-            words_ok = True
-            if deal.whist is not None:
-                self.problem(Code.BAD_WHIST, "whist", "a ten is checked under these rules: nobody whists or passes it")
-        elif deal.whist is None:
-            self.problem(Code.BAD_WHIST, "whist", "say whist, pass or half for each of the two defenders")
-            words_ok = False
-        else:
-            words_ok = deal.declarer in self.active and self.words(contract)
-        if words_ok:
-            if deal.played(rules):
-                self.played_tricks()
-            elif deal.tricks is not None:
-                self.problem(Code.TRICKS_UNEXPECTED, "tricks",
-                             "nobody whisted, so the deal was not played: leave out the tricks")
-        if streak and contract.level < (least := rules.raspasy_exit[min(streak, 3) - 1]):
-            self.problem(Code.RASPASY_EXIT, "contract",
-                         f"after {streak} raspasy in a row the contract must be at least {least}, not {contract.label}")
-
-    def words(self, contract: Contract) -> bool:
-        """The defenders' words; True when they are complete and legal."""
-        whist = self.deal.whist
-        first, second = defenders(self.active, self.deal.declarer)
-        ok = True
-        for seat, word in whist.items():
-            if seat not in self.active:
-                self.problem(Code.INACTIVE_PLAYER, "whist", f"{{{seat}}} deals and sits this deal out: he does not whist")
-                ok = False
-            elif seat not in (first, second):
-                self.problem(Code.BAD_WHIST, "whist", f"{{{seat}}} declares this deal: only the defenders whist or pass")
-                ok = False
-            elif word not in WORDS:
-                self.problem(Code.BAD_WHIST, "whist", f"{{{seat}}}'s word must be whist, pass or half, not {literal(word)}")
-                ok = False
-        for seat in (first, second):
-            if seat not in whist:
-                self.problem(Code.BAD_WHIST, "whist", f"{{{seat}}} defends: say whether he whists or passes")
-                ok = False
-        if not ok:
-            return False
-        w1, w2 = whist[first], whist[second]
-        if Word.HALF in (w1, w2):
-            if w1 == Word.HALF:
-                reasons = [f"{{{first}}} speaks first: only the second defender, {{{second}}}, may say half"]
-            elif w1 != Word.PASS:
-                reasons = [f"half-whist stands only beside a pass, and {{{first}}} whisted"]
-            else:
-                reasons = []
-            if contract.level not in self.rules.half_whist:
-                allowed = " and ".join(map(str, self.rules.half_whist)) or "no level"
-                reasons.append(f"half-whist is allowed on {allowed} under these rules, not on {contract.level}")
-            for reason in reasons:
-                self.problem(Code.HALF_WHIST_NOT_ALLOWED, "whist", reason)
-            ok = not reasons
-        if self.rules.stalingrad and contract == STALINGRAD and not w1 == w2 == Word.WHIST:
-            self.problem(Code.STALINGRAD, "whist", "Stalingrad: 6♠ must be whisted by both defenders")
-        return ok
-
-    def played_tricks(self) -> None:
-        tricks = self.deal.tricks
-        if tricks is None:
-            self.problem(Code.TRICKS_MISSING, "tricks", "the deal was played: enter each player's tricks")
-        elif self.counts(tricks) & self.missing(tricks):
-            self.total(sum(tricks[s] for s in self.active))
-
-    def misere_tricks(self) -> None:
-        """The declarer's count is needed; the others' are optional, but once given they add up to 10."""
-        tricks = self.deal.tricks
-        if tricks is None or self.deal.declarer not in tricks:
-            self.problem(Code.TRICKS_MISSING, "tricks", "enter the tricks the misère player took")
-            if tricks is None:
-                return
-        if self.counts(tricks) and len(tricks) > 1:
-            self.total(sum(tricks.values()))
-
-    def raspasy_tricks(self) -> None:
-        tricks = self.deal.tricks
-        if tricks is None:
-            self.problem(Code.TRICKS_MISSING, "tricks", "enter each player's tricks on the raspasy")
-            return
-        valid = self.counts(tricks, talon=True)
-        dealer = self.dealer
-        talon = tricks.get(dealer, 0) if self.n == 4 and valid else 0
-        if talon and self.rules.raspasy_dealer == "pulya_one":
-            self.problem(Code.BAD_TRICKS, "tricks",
-                         f"{{{dealer}}} deals: under these rules the talon stays closed and he takes no tricks")
-            valid = False
-        elif talon > 2:
-            self.problem(Code.BAD_TRICKS, "tricks", f"{{{dealer}}} deals: the talon wins at most 2 tricks, not {talon}")
-            valid = False
-        if self.missing(tricks) and valid:
-            self.total(sum(tricks[s] for s in self.active) + talon)

@@ -15,8 +15,7 @@ from fractions import Fraction
 from .contracts import MISERE_PRICE, Contract
 from .deals import Deal, DealType, Word, defenders, seats_in_play
 from .rules import Rules
-
-Points = int | Fraction
+from .sheet import Points
 
 
 class Column(StrEnum):

@@ -8,8 +8,7 @@ from fractions import Fraction
 from math import floor
 
 from .rules import Rules
-from .scoring import Points
-from .sheet import Sheet
+from .sheet import Points, Sheet
 
 
 @dataclass(frozen=True)

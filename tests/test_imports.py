@@ -1,0 +1,112 @@
+"""No import circles inside the package: every import counts, also under TYPE_CHECKING or inside a function."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "scorekeeper"
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the package by its dotted name (a package by its own name)."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+    return modules
+
+
+def _targets(node: ast.Import | ast.ImportFrom, module: str, is_package: bool, modules: dict[str, Path]) -> set[str]:
+    """The package modules one import statement loads."""
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            package = module if is_package else module.rpartition(".")[0]
+            for _ in range(node.level - 1):
+                package = package.rpartition(".")[0]
+            base = f"{package}.{base}" if base else package
+        # `from pkg import name` loads pkg.name when that is a module, else only pkg
+        names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+    return {name for name in names if name in modules}
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = _modules()
+    graph = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        imports = (node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom)))
+        graph[name] = set().union(*(_targets(node, name, path.name == "__init__.py", modules) for node in imports))
+        graph[name].discard(name)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle through each strongly connected group of modules (Tarjan), as a path back to its start."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = set()
+            while True:
+                member = stack.pop()
+                group.add(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(_path(graph, group, node))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def _path(graph: dict[str, set[str]], group: set[str], start: str) -> list[str]:
+    """A shortest way from `start` around and back, inside `group`."""
+    paths = {target: [start, target] for target in graph[start] & group}
+    while start not in paths:
+        paths = {target: path + [target] for node, path in sorted(paths.items())
+                 for target in sorted(graph[node] & group) if target not in paths} | paths
+    return paths[start]
+
+
+def _without_web(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    web = "scorekeeper.web"
+    return {name: {t for t in targets if not t.startswith(web)}
+            for name, targets in graph.items() if not name.startswith(web)}
+
+
+def test_the_graph_sees_every_kind_of_import():
+    graph = import_graph()
+    assert "scorekeeper.engine.validation" in graph["scorekeeper.engine.pulka"]  # from .validation import …
+    assert "scorekeeper.pulyafile" in graph["scorekeeper.web.api"]  # from .. import pulyafile
+    assert "scorekeeper.web.pages" in graph["scorekeeper.web"]  # inside a function
+    assert "scorekeeper.web.db" in graph["scorekeeper.cli"]  # inside a function, from .web.db import …
+
+
+def test_no_import_cycle_outside_the_web_layer():
+    assert cycles(_without_web(import_graph())) == []
+
+
+@pytest.mark.xfail(reason="web layer reshaped in parallel", strict=False)
+def test_no_import_cycle_anywhere():
+    assert cycles(import_graph()) == []
