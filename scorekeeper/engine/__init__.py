@@ -17,14 +17,19 @@ from .contracts import Contract, Strain
 from .deals import Deal, DealType, Word, defenders, seats_in_play
 from .problems import Code, Problem, PulkaError, literal
 from .pulka import DealResult, Replay, replay
-from .rules import PARAMETER, PARAMETERS, PRESETS, Kind, Parameter, Preset, Rules, RulesError, json_value
+from .rules import (
+    PARAMETER, PARAMETERS, PRESETS, Kind, Overflow, Parameter, Preset, PulkaEnd, Q1Responsible, RaspasyDealer,
+    RaspasyExitOn, RaspasyScoring, RaspasyTie, Rules, RulesError, ShortfallSplit, SingleWhistMade, SingleWhistRemiz,
+    json_value,
+)
 from .scoring import Column, Entry
 from .settlement import Settlement, Transfer, settle
 from .sheet import Points, Sheet
 
 __all__ = [
-    "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Kind", "PARAMETER", "PARAMETERS",
-    "PRESETS", "Parameter", "Points", "Preset", "Problem", "PulkaError", "Replay", "Rules", "RulesError",
-    "Settlement", "Sheet", "Strain", "Transfer", "Word", "defenders", "json_value", "literal", "replay",
-    "seats_in_play", "settle",
+    "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Kind", "Overflow", "PARAMETER",
+    "PARAMETERS", "PRESETS", "Parameter", "Points", "Preset", "Problem", "PulkaEnd", "PulkaError", "Q1Responsible",
+    "RaspasyDealer", "RaspasyExitOn", "RaspasyScoring", "RaspasyTie", "Replay", "Rules", "RulesError",
+    "Settlement", "Sheet", "ShortfallSplit", "SingleWhistMade", "SingleWhistRemiz", "Strain", "Transfer", "Word",
+    "defenders", "json_value", "literal", "replay", "seats_in_play", "settle",
 ]

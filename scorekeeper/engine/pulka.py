@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .deals import Deal, DealType
 from .problems import Code, Problem, PulkaError
-from .rules import Rules
+from .rules import RaspasyExitOn, Rules
 from .scoring import Column, Entry, Tally
 from .sheet import Points, Sheet
 from .validation import check
@@ -96,7 +96,7 @@ def _replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int) -> R
         made = tally.score(deal, dealer, sheet.streak)
         if deal.type is DealType.RASPASY:
             streak = sheet.streak + 1
-        elif made or rules.raspasy_exit_on == "any":
+        elif made or rules.raspasy_exit_on is RaspasyExitOn.ANY:
             streak = 0
         else:
             streak = sheet.streak

@@ -20,6 +20,60 @@ class Preset(StrEnum):
     ROSTOV = "rostov"
 
 
+# The choice parameters: a value is a member, so a misspelt one is an error, never an `else`.
+
+
+class SingleWhistMade(StrEnum):
+    WHISTER_ALL = "whister_all"
+    EACH_OWN = "each_own"
+
+
+class SingleWhistRemiz(StrEnum):
+    GREEDY = "greedy"
+    GENTLEMAN = "gentleman"
+
+
+class ShortfallSplit(StrEnum):
+    PERSONAL = "personal"
+    CAPPED = "capped"
+
+
+class Q1Responsible(StrEnum):
+    SECOND_WHISTER = "second_whister"
+    SPLIT = "split"
+    BOTH = "both"
+
+
+class RaspasyScoring(StrEnum):
+    GORA = "gora"
+    WHISTS = "whists"
+
+
+class RaspasyTie(StrEnum):
+    SPLIT = "split"
+    FULL = "full"
+
+
+class RaspasyExitOn(StrEnum):
+    MADE = "made"
+    ANY = "any"
+
+
+class RaspasyDealer(StrEnum):
+    TALON = "talon"
+    PULYA_ONE = "pulya_one"
+
+
+class PulkaEnd(StrEnum):
+    ALL_CLOSED = "all_closed"
+    TOTAL = "total"
+
+
+class Overflow(StrEnum):
+    HELP_THEN_WRITEOFF = "help_then_writeoff"
+    WRITEOFF = "writeoff"
+
+
 class Kind(StrEnum):
     INT = "int"
     BOOL = "bool"
@@ -83,8 +137,12 @@ def _parse_bool(p: Parameter, value: object) -> bool | None:
     return value if isinstance(value, bool) else None
 
 
-def _parse_choice(p: Parameter, value: object) -> str | None:
-    return value if isinstance(value, str) and value in p.choices else None
+def _parse_choice(p: Parameter, value: object) -> StrEnum | None:
+    if isinstance(value, str):
+        for choice in p.choices:
+            if choice == value:
+                return choice
+    return None
 
 
 def _parse_int_list(p: Parameter, value: object) -> tuple[int, ...] | None:
@@ -139,7 +197,9 @@ def _number_text(value: Any) -> str:
 
 
 def json_value(value: Any) -> Any:
-    """A parameter value as JSON data (tuples as lists, exact numbers as int or float)."""
+    """A parameter value as JSON data (tuples as lists, exact numbers as int or float, choices as str)."""
+    if isinstance(value, StrEnum):
+        return value.value
     if isinstance(value, tuple):
         return [json_value(v) for v in value]
     if isinstance(value, (Fraction, Decimal)):
@@ -163,37 +223,37 @@ PARAMETERS: tuple[Parameter, ...] = (
     _p("consolation_by_passer", Kind.BOOL, "a defender who passed writes consolation too"),
     _p("consolation_by_dealer", Kind.BOOL, "with 4 players the sitting-out dealer writes consolation too"),
     _p("single_whist_made", Kind.CHOICE, "contract made, one whister: he writes for both defenders' tricks, or each for his own",
-       choices=("whister_all", "each_own")),
+       choices=tuple(SingleWhistMade)),
     _p("single_whist_remiz", Kind.CHOICE, "remiz, one whister: whister writes for all defenders' tricks (greedy) or they are split (gentleman)",
-       choices=("greedy", "gentleman")),
+       choices=tuple(SingleWhistRemiz)),
     _p("shortfall_factor", Kind.FACTOR, "a whister's gora per missing trick = shortfall_factor × price",
        choices=(Fraction(0), HALF, Fraction(1))),
     _p("shortfall_split", Kind.CHOICE, "two whisters short on a 6 or 7: each answers for his own deficit, or capped at the pair's",
-       choices=("personal", "capped")),
+       choices=tuple(ShortfallSplit)),
     _p("q1_responsible", Kind.CHOICE, "8, 9, 10 with two whisters who took nothing: who answers for the missing trick",
-       choices=("second_whister", "split", "both")),
+       choices=tuple(Q1Responsible)),
     _p("half_whist", Kind.LEVELS, "levels on which half-whist is allowed", choices=(6, 7)),
     _p("stalingrad", Kind.BOOL, "6♠ must be whisted by both defenders"),
     _p("ten_checked", Kind.BOOL, "a 10 is checked, not whisted"),
     _p("checked_ten_whists", Kind.BOOL, "on a failed checked 10 each defender also writes whists for his own tricks"),
     _p("misere_gora_per_trick", Kind.INT, "failed misère: gora per trick taken", low=1),
     _p("raspasy_scoring", Kind.CHOICE, "raspasy are scored in gora, or in whists by the fewest-tricks player",
-       choices=("gora", "whists")),
+       choices=tuple(RaspasyScoring)),
     _p("raspasy_gora", Kind.INT_LIST, "gora per trick on the 1st, 2nd, 3rd … raspasy of a streak", low=1),
     _p("raspasy_zero_pulya", Kind.INT_LIST, "pulya for a player who took no trick on the 1st, 2nd, 3rd … raspasy", low=0),
     _p("raspasy_whists_per_trick", Kind.INT, "whists the fewest-tricks player writes per trick of each other player", low=1),
     _p("raspasy_tie", Kind.CHOICE, "two players tie for fewest tricks: each writes half or all of the whists",
-       choices=("split", "full")),
+       choices=tuple(RaspasyTie)),
     _p("raspasy_exit", Kind.INT_LIST, "lowest contract level after 1, 2, 3 or more raspasy in a row",
        low=6, high=8, length=3),
     _p("raspasy_exit_on", Kind.CHOICE, "which game or misère ends a raspasy streak: only one that is made, or any",
-       choices=("made", "any")),
+       choices=tuple(RaspasyExitOn)),
     _p("raspasy_dealer", Kind.CHOICE, "4 players, raspasy: talon tricks are the dealer's, or he writes 1 into his pulya",
-       choices=("talon", "pulya_one")),
+       choices=tuple(RaspasyDealer)),
     _p("pulka_end", Kind.CHOICE, "the pulka ends when every pulya is closed, or when the pulyas together reach n × pulya_size",
-       choices=("all_closed", "total")),
+       choices=tuple(PulkaEnd)),
     _p("overflow", Kind.CHOICE, "points beyond a closed pulya: help the others first, or write them off the gora",
-       choices=("help_then_writeoff", "writeoff")),
+       choices=tuple(Overflow)),
     _p("help_whists_per_point", Kind.INT, "whists the helper writes on the helped player per pulya point he gives", low=0),
     _p("writeoff_gora_per_point", Kind.INT, "gora written off per surplus pulya point nobody needs", low=1),
 )
@@ -216,26 +276,26 @@ class Rules:
     consolation_min: int
     consolation_by_passer: bool
     consolation_by_dealer: bool
-    single_whist_made: str
-    single_whist_remiz: str
+    single_whist_made: SingleWhistMade
+    single_whist_remiz: SingleWhistRemiz
     shortfall_factor: Fraction
-    shortfall_split: str
-    q1_responsible: str
+    shortfall_split: ShortfallSplit
+    q1_responsible: Q1Responsible
     half_whist: tuple[int, ...]
     stalingrad: bool
     ten_checked: bool
     checked_ten_whists: bool
     misere_gora_per_trick: int
-    raspasy_scoring: str
+    raspasy_scoring: RaspasyScoring
     raspasy_gora: tuple[int, ...]
     raspasy_zero_pulya: tuple[int, ...]
     raspasy_whists_per_trick: int
-    raspasy_tie: str
+    raspasy_tie: RaspasyTie
     raspasy_exit: tuple[int, ...]
-    raspasy_exit_on: str
-    raspasy_dealer: str
-    pulka_end: str
-    overflow: str
+    raspasy_exit_on: RaspasyExitOn
+    raspasy_dealer: RaspasyDealer
+    pulka_end: PulkaEnd
+    overflow: Overflow
     help_whists_per_point: int
     writeoff_gora_per_point: int
 

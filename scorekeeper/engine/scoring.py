@@ -14,7 +14,10 @@ from fractions import Fraction
 
 from .contracts import MISERE_PRICE, Contract
 from .deals import Deal, DealType, Word, defenders, seats_in_play
-from .rules import Rules
+from .rules import (
+    Overflow, PulkaEnd, Q1Responsible, RaspasyDealer, RaspasyScoring, RaspasyTie, Rules, ShortfallSplit,
+    SingleWhistMade, SingleWhistRemiz,
+)
 from .sheet import Points
 
 
@@ -43,6 +46,15 @@ def exact(value: Points) -> Points:
     if isinstance(value, Fraction) and value.denominator == 1:
         return value.numerator
     return value
+
+
+# Who answers for the one missing trick of an 8, 9 or 10 when both whisters took none (§5.3):
+# the shares of (first whister, second whister).
+_Q1_SHARES: dict[Q1Responsible, tuple[Points, Points]] = {
+    Q1Responsible.SECOND_WHISTER: (0, 1),
+    Q1Responsible.SPLIT: (Fraction(1, 2), Fraction(1, 2)),
+    Q1Responsible.BOTH: (1, 1),
+}
 
 
 def _p(seat: int) -> str:
@@ -84,13 +96,13 @@ class Tally:
             return
         rules = self.rules
         size = rules.pulya_size
-        fits = points if rules.pulka_end == "total" else max(0, min(points, size - self.pulya[player]))
+        fits = points if rules.pulka_end is PulkaEnd.TOTAL else max(0, min(points, size - self.pulya[player]))
         if fits:
             self.pulya[player] += fits
             note = "" if fits == points else f" ({fits} of {points} fit: the pulya closes at {size})"
             self.entries.append(Entry(player, Column.PULYA, fits, reason + note))
         surplus = points - fits
-        if surplus and rules.overflow == "help_then_writeoff":
+        if surplus and rules.overflow is Overflow.HELP_THEN_WRITEOFF:
             surplus = self._help(player, surplus)
         if surplus:
             per = rules.writeoff_gora_per_point
@@ -118,7 +130,7 @@ class Tally:
     @property
     def finished(self) -> bool:
         size = self.rules.pulya_size
-        if self.rules.pulka_end == "total":
+        if self.rules.pulka_end is PulkaEnd.TOTAL:
             return sum(self.pulya) >= self.n * size
         return all(points == size for points in self.pulya)
 
@@ -170,7 +182,7 @@ class Tally:
         passer = second if whisters == [first] else first
         if undertricks <= 0:
             self.write_pulya(declarer, price, f"{d} made {name}: pulya +{price}")
-            if lone and rules.single_whist_made == "whister_all":
+            if lone and rules.single_whist_made is SingleWhistMade.WHISTER_ALL:
                 self._whists_for(whisters[0], declarer, taken, per_trick, f"{name}, whisting alone for both hands")
             else:
                 for seat in (first, second) if lone else whisters:
@@ -183,7 +195,7 @@ class Tally:
         if not lone:
             for seat in whisters:
                 self._whists_for(seat, declarer, tricks[seat], per_trick, name)
-        elif rules.single_whist_remiz == "greedy":
+        elif rules.single_whist_remiz is SingleWhistRemiz.GREEDY:
             self._whists_for(whisters[0], declarer, taken, per_trick, f"{name}, whisting alone for both hands")
         else:
             for seat in (whisters[0], passer):
@@ -241,8 +253,7 @@ class Tally:
             return
         first, second = whisters
         if duty == 1:
-            shares = {"second_whister": (0, 1), "split": (Fraction(1, 2),) * 2, "both": (1, 1)}
-            for seat, share in zip(whisters, shares[rules.q1_responsible]):
+            for seat, share in zip(whisters, _Q1_SHARES[rules.q1_responsible]):
                 self.write_gora(seat, share * per,
                                 f"{_p(seat)}: the whisters took no trick on {name}, "
                                 f"{'half ' if share == Fraction(1, 2) else ''}short 1 × {per}")
@@ -250,7 +261,7 @@ class Tally:
         quota = duty // 2
         for seat in whisters:
             missing = max(0, quota - tricks[seat])
-            if rules.shortfall_split == "capped":
+            if rules.shortfall_split is ShortfallSplit.CAPPED:
                 missing = min(missing, short)
             self.write_gora(seat, missing * per,
                             f"{_p(seat)} took {tricks[seat]} of his {quota} on {name}: short {missing} × {per}")
@@ -258,12 +269,12 @@ class Tally:
     def _raspasy(self, tricks: Mapping[int, int], dealer: int, k: int) -> None:
         rules, n = self.rules, self.n
         active = seats_in_play(n, dealer)
-        talon_taker = n == 4 and rules.raspasy_dealer == "talon"
+        talon_taker = n == 4 and rules.raspasy_dealer is RaspasyDealer.TALON
         takers = (*active, dealer) if talon_taker else active
         taken = {seat: tricks.get(seat, 0) for seat in takers}
         zero = rules.raspasy_zero_pulya[min(k, len(rules.raspasy_zero_pulya)) - 1]
         streak = f"raspasy #{k}" if k > 1 else "raspasy"
-        if rules.raspasy_scoring == "gora":
+        if rules.raspasy_scoring is RaspasyScoring.GORA:
             per = rules.raspasy_gora[min(k, len(rules.raspasy_gora)) - 1]
             for seat in takers:
                 self.write_gora(seat, taken[seat] * per,
@@ -273,7 +284,7 @@ class Tally:
         for seat in active:
             if not taken[seat]:
                 self.write_pulya(seat, zero, f"{_p(seat)} took no trick on {streak}: pulya +{zero}")
-        if n == 4 and rules.raspasy_dealer == "pulya_one":
+        if n == 4 and rules.raspasy_dealer is RaspasyDealer.PULYA_ONE:
             self.write_pulya(dealer, 1, f"{_p(dealer)} deals the raspasy and sits out: pulya +1")
 
     def _raspasy_whists(self, active: tuple[int, ...], taken: dict[int, int], streak: str) -> None:
@@ -283,7 +294,7 @@ class Tally:
         writers = [seat for seat in active if taken[seat] == fewest]
         if len(writers) == len(active):
             return
-        share = Fraction(1, len(writers)) if self.rules.raspasy_tie == "split" else 1
+        share = Fraction(1, len(writers)) if self.rules.raspasy_tie is RaspasyTie.SPLIT else 1
         tie = "" if len(writers) == 1 else (", shared by the two who tied" if share != 1 else ", tied for fewest")
         for writer in writers:
             for seat, count in taken.items():

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from .contracts import Contract, Strain
 from .deals import Deal, DealType, Word, defenders, seats_in_play
 from .problems import Code, Problem, literal
-from .rules import Rules
+from .rules import RaspasyDealer, Rules
 from .sheet import Sheet
 
 WORDS = tuple(Word)
@@ -170,7 +170,7 @@ class _Checker:
         valid = self.counts(tricks, talon=True)
         dealer = self.dealer
         talon = tricks.get(dealer, 0) if self.n == 4 and valid else 0
-        if talon and self.rules.raspasy_dealer == "pulya_one":
+        if talon and self.rules.raspasy_dealer is RaspasyDealer.PULYA_ONE:
             self.problem(Code.BAD_TRICKS, "tricks",
                          f"{{{dealer}}} deals: under these rules the talon stays closed and he takes no tricks")
             valid = False
