@@ -7,7 +7,7 @@ seats become names on the way out. Problems keep the engine's codes.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .engine import (
@@ -94,14 +94,15 @@ def loads(text: str | bytes) -> Pulka:
 
 def parse(data: object) -> Pulka:
     """Read a `pulya/1` object. Structure and names are checked here, the rules of play by the engine."""
+    if not isinstance(data, dict):
+        raise FileError(Problem(Code.BAD_FORMAT, "", "a pulka file is a JSON object"))
     problems = _top_problems(data)
-    if problems:
+    rules = _read_rules(data["rules"], problems) if "rules" in data else None
+    if problems or rules is None:
         raise FileError(min(problems, key=lambda p: p.code.rank))
     players = tuple(data["players"])
     seat = {name: i for i, name in enumerate(players)}
     first_dealer = seat[data.get("first_dealer", players[0])]
-    rules_data = dict(data["rules"])
-    rules = Rules.of(rules_data.pop("preset"), **rules_data)
     deals = []
     for number, item in enumerate(data["deals"], 1):
         deal, problems = read_deal(item, seat, number)
@@ -113,9 +114,7 @@ def parse(data: object) -> Pulka:
     return Pulka(players, rules, tuple(deals), first_dealer)
 
 
-def _top_problems(data: object) -> list[Problem]:
-    if not isinstance(data, dict):
-        return [Problem(Code.BAD_FORMAT, "", "a pulka file is a JSON object")]
+def _top_problems(data: dict[str, Any]) -> list[Problem]:
     problems = []
     for key in data.keys() - _TOP_KEYS:
         problems.append(Problem(Code.BAD_FORMAT, key, f"unknown key {literal(key)}"))
@@ -131,20 +130,16 @@ def _top_problems(data: object) -> list[Problem]:
             problems.append(Problem(Code.BAD_PLAYERS, "players", literal_text(why)))
         elif data.get("first_dealer", data["players"][0]) not in data["players"]:
             problems.append(Problem(Code.BAD_PLAYERS, "first_dealer", "first_dealer must be one of the players"))
-    rules = data.get("rules")
-    if "rules" in data and not isinstance(rules, dict):
-        problems.append(Problem(Code.BAD_FORMAT, "rules", "rules must be an object"))
-    elif isinstance(rules, dict):
-        if "preset" not in rules:
-            problems.append(Problem(Code.BAD_FORMAT, "rules.preset", "rules.preset is missing"))
-        else:
-            overrides = {k: v for k, v in rules.items() if k != "preset"}
-            try:
-                Rules.of(rules["preset"] if isinstance(rules["preset"], str) else repr(rules["preset"]), **overrides)
-            except RulesError as error:
-                problems += [Problem(Code(code), f"rules.{field}", literal_text(message))
-                             for code, field, message in error.problems]
     return problems
+
+
+def _read_rules(data: object, problems: list[Problem]) -> Rules | None:
+    """The file's rules; their problems are added to `problems`, on fields under "rules"."""
+    try:
+        return Rules.from_dict(data)
+    except RulesError as error:
+        problems += [replace(p, field=f"rules.{p.field}" if p.field else "rules") for p in error.problems]
+        return None
 
 
 def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | None, list[Problem]]:

@@ -7,11 +7,14 @@ read it, so a new parameter is one row here plus its use in scoring.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
+
+from .problems import Code, Problem, literal
 
 
 class Preset(StrEnum):
@@ -99,7 +102,7 @@ class Parameter:
         parser = _PARSERS[self.kind]
         result = parser(self, value)
         if result is None:
-            raise ValueError(f"{self.name} must be {self.domain}, not {value!r}")
+            raise ValueError(f"{self.name} must be {self.domain}, not {literal(value)}")
         return result
 
     @property
@@ -259,6 +262,7 @@ PARAMETERS: tuple[Parameter, ...] = (
 )
 
 PARAMETER = {p.name: p for p in PARAMETERS}
+_PRESET_NAMES = frozenset(Preset)
 
 
 @dataclass(frozen=True)
@@ -300,26 +304,40 @@ class Rules:
     writeoff_gora_per_point: int
 
     @classmethod
-    def of(cls, preset: str | Preset, **overrides: object) -> Rules:
-        """The preset with overrides; RulesError lists every problem (unknown name, bad value)."""
-        try:
-            base = PRESETS[Preset(preset)]
-        except ValueError:
-            raise RulesError([("unknown_preset", "preset", f"unknown preset {preset!r}: use sochi, leningrad or rostov")]) from None
+    def from_dict(cls, data: object) -> Rules:
+        """Rules from `{"preset": …, <parameter>: value, …}`, as the pulka file and the API hold them.
+
+        RulesError lists every problem, each on the field it concerns: "preset" or
+        the parameter's name, or "" when `data` is not a mapping at all.
+        """
+        if not isinstance(data, Mapping):
+            raise RulesError([Problem(Code.BAD_FORMAT, "", "rules must be an object: a preset and any parameters")])
         problems = []
+        preset = data.get("preset")
+        if "preset" not in data:
+            problems.append(Problem(Code.BAD_FORMAT, "preset", "rules.preset is missing: use sochi, leningrad or rostov"))
+        elif not isinstance(preset, str) or preset not in _PRESET_NAMES:
+            problems.append(Problem(Code.UNKNOWN_PRESET, "preset",
+                                    f"unknown preset {literal(preset)}: use sochi, leningrad or rostov"))
         values = {}
-        for name, value in overrides.items():
+        for name, value in data.items():
             parameter = PARAMETER.get(name)
             if parameter is None:
-                problems.append(("unknown_parameter", name, f"unknown rule parameter {name!r}"))
+                if name != "preset":
+                    problems.append(Problem(Code.UNKNOWN_PARAMETER, str(name), f"unknown rule parameter {literal(name)}"))
                 continue
             try:
                 values[name] = parameter.parse(value)
             except ValueError as error:
-                problems.append(("bad_parameter", name, str(error)))
+                problems.append(Problem(Code.BAD_PARAMETER, name, str(error)))
         if problems:
             raise RulesError(problems)
-        return dataclasses.replace(base, **values)
+        return dataclasses.replace(PRESETS[Preset(preset)], **values)
+
+    @classmethod
+    def of(cls, preset: str | Preset, **overrides: object) -> Rules:
+        """The preset with overrides: `from_dict` for callers that name them in code."""
+        return cls.from_dict({"preset": preset, **overrides})
 
     def to_dict(self) -> dict[str, Any]:
         """JSON data: the preset and every parameter, resolved."""
@@ -336,10 +354,10 @@ class Rules:
 
 
 class RulesError(ValueError):
-    """Problems with a rule set: a list of (code, field, message)."""
+    """Every problem of a rule set, in the order of its keys (deal None, field as in `Rules.from_dict`)."""
 
-    def __init__(self, problems: list[tuple[str, str, str]]):
-        super().__init__("; ".join(message for _, _, message in problems))
+    def __init__(self, problems: list[Problem]):
+        super().__init__("; ".join(problem.text(()) for problem in problems))
         self.problems = problems
 
 

@@ -124,10 +124,10 @@ def _settings(data: dict[str, Any], partial: bool) -> dict[str, Any]:
         try:
             values["rules"] = Rules.of(rules["preset"], **overrides)
         except RulesError as error:
-            code, field, message = error.problems[0]
-            raise Refused(422, code, message, f"rules.{field}" if field != "preset" else "rules.preset",
-                          problems=[{"code": c, "field": f"rules.{f}", "deal": None, "message": m}
-                                    for c, f, m in error.problems]) from None
+            first = error.problems[0]
+            raise Refused(422, first.code.value, first.text(()), f"rules.{first.field}",
+                          problems=[{"code": p.code.value, "field": f"rules.{p.field}", "deal": None,
+                                     "message": p.text(())} for p in error.problems]) from None
     for key, most in (("name", 80), ("currency", 8)):
         if key in data:
             if not isinstance(data[key], str) or len(data[key].strip()) > most:

@@ -105,7 +105,7 @@ class PulkaForm(FlaskForm):
         try:
             rules = self.rules()
         except RulesError as error:
-            for code, field, message in error.problems:
+            for field, message in ((p.field, p.text(())) for p in error.problems):
                 errors.setdefault(field if field in MAIN_PARAMETERS or field == "preset" else f"p_{field}",
                                   []).append(message)
         settings = {"name": name or ("Pulka of " + ", ".join(players))[:80], "players": players,
