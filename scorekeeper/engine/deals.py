@@ -29,20 +29,26 @@ class Word(StrEnum):
 
 @dataclass(frozen=True)
 class Deal:
+    """A deal as entered. A file or a form may put anything where a word or a count belongs:
+    `validation.check` reports every such value, and only a valid deal is scored."""
+
     type: DealType
     declarer: int | None = None
     contract: Contract | None = None
-    whist: Mapping[int, str] | None = None  # defender seat -> Word
+    whist: Mapping[int, object] | None = None  # defender seat -> his Word
     tricks: Mapping[int, object] | None = None  # seat -> tricks taken (the dealer's talon tricks on raspasy)
     open: bool = False  # one whister played with both defenders' hands face up (scores the same)
+
+    @property
+    def whisters(self) -> tuple[int, ...]:
+        """The seats that said whist, in the order of `whist`; empty when nobody did."""
+        return tuple(seat for seat, word in (self.whist or {}).items() if word == Word.WHIST)
 
     def played(self, rules: Rules) -> bool:
         """Were cards played? A game is played when someone whists, or when the ten is checked."""
         if self.type is not DealType.GAME:
             return True
-        if self.contract is not None and self.contract.level == 10 and rules.ten_checked:
-            return True
-        return Word.WHIST in (self.whist or {}).values()
+        return rules.checked_ten(self.contract) or bool(self.whisters)
 
 
 def seats_in_play(n: int, dealer: int) -> tuple[int, ...]:

@@ -44,18 +44,31 @@ class Replay:
     def finished(self) -> bool:
         return self.sheet.finished
 
+    def result(self, number: int) -> DealResult:
+        """What deal `number` (1-based) wrote; LookupError when the pulka has no such deal."""
+        if not 1 <= number <= len(self.results):
+            raise LookupError(f"no deal {number}: the pulka has {len(self.results)}")
+        return self.results[number - 1]
+
+    def sheet_before(self, number: int) -> Sheet:
+        """The sheet deal `number` (1-based) was written on: the start sheet for 1, and for the
+        number after the last deal the sheet the next deal will be written on."""
+        return self.start if number == 1 else self.result(number - 1).sheet
+
     def chain(self, column: Column, player: int, on: int | None = None) -> list[Points]:
         """The running totals as paper writes them ("2.6.10"): the new total after every deal that changed it."""
+        sheets = [result.sheet for result in self.results]
+        if column is Column.PULYA:
+            totals = [sheet.pulya[player] for sheet in sheets]
+        elif column is Column.GORA:
+            totals = [sheet.gora[player] for sheet in sheets]
+        elif on is not None:
+            totals = [sheet.whists[player][on] for sheet in sheets]
+        else:
+            raise ValueError("whists are written on someone: say on whom")
         values: list[Points] = []
         last: Points = 0
-        for result in self.results:
-            sheet = result.sheet
-            if column is Column.PULYA:
-                value = sheet.pulya[player]
-            elif column is Column.GORA:
-                value = sheet.gora[player]
-            else:
-                value = sheet.whists[player][on]
+        for value in totals:
             if value != last:
                 values.append(value)
                 last = value
@@ -84,24 +97,24 @@ def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0) -
 
 
 def _replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int) -> Replay:
-    sheet = Sheet.empty(n, first_dealer)
+    start = sheet = Sheet.empty(n, first_dealer)
     tally = Tally(rules, n)
     results = []
     for deal in deals:
         problems = check(deal, sheet, rules)
         if problems:
             raise PulkaError(problems)
-        dealer = sheet.dealer
         tally.entries = []
-        made = tally.score(deal, dealer, sheet.streak)
+        made = tally.score(deal, sheet)
         if deal.type is DealType.RASPASY:
             streak = sheet.streak + 1
         elif made or rules.raspasy_exit_on is RaspasyExitOn.ANY:
             streak = 0
         else:
             streak = sheet.streak
+        dealer = sheet.dealer
         sheet = Sheet(n, first_dealer, sheet.deals + 1, tuple(tally.pulya), tuple(tally.gora),
                       tuple(map(tuple, tally.whists)), streak, tally.finished)
         results.append(DealResult(sheet.deals, dealer, deal, tuple(tally.entries), sheet,
                                   streak if deal.type is DealType.RASPASY else 0))
-    return Replay(rules, Sheet.empty(n, first_dealer), tuple(results))
+    return Replay(rules, start, tuple(results))

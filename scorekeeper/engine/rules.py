@@ -14,6 +14,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from .contracts import Contract
 from .problems import Code, Problem, literal
 
 
@@ -338,6 +339,11 @@ class Rules:
     def of(cls, preset: str | Preset, **overrides: object) -> Rules:
         """The preset with overrides: `from_dict` for callers that name them in code."""
         return cls.from_dict({"preset": preset, **overrides})
+
+    def checked_ten(self, contract: Contract | None) -> bool:
+        """Is this a 10 that is checked, not whisted (`ten_checked`, §1.9)? Nobody whists it,
+        it is always played, and the defenders carry no obligation."""
+        return contract is not None and contract.level == 10 and self.ten_checked
 
     def to_dict(self) -> dict[str, Any]:
         """JSON data: the preset and every parameter, resolved."""

@@ -11,14 +11,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import cast
 
 from .contracts import MISERE_PRICE, Contract
-from .deals import Deal, DealType, Word, defenders, seats_in_play
+from .deals import Deal, DealType, Word, defenders
 from .rules import (
     Overflow, PulkaEnd, Q1Responsible, RaspasyDealer, RaspasyScoring, RaspasyTie, Rules, ShortfallSplit,
     SingleWhistMade, SingleWhistRemiz,
 )
-from .sheet import Points
+from .sheet import Points, Sheet
 
 
 class Column(StrEnum):
@@ -136,14 +137,17 @@ class Tally:
 
     # -- deals ----------------------------------------------------------------
 
-    def score(self, deal: Deal, dealer: int, streak: int) -> bool:
-        """Write `deal` (already valid); True when it is a game or misère that was made."""
+    def score(self, deal: Deal, sheet: Sheet) -> bool:
+        """Write `deal`, valid at `sheet`; True when it is a game or misère that was made."""
+        tricks = _counts(deal)
         if deal.type is DealType.RASPASY:
-            self._raspasy(deal.tricks, dealer, streak + 1)
+            self._raspasy(tricks, sheet)
             return False
+        declarer = deal.declarer
+        assert declarer is not None  # validation: a game or misère has a declarer
         if deal.type is DealType.MISERE:
-            return self._misere(deal.declarer, deal.tricks[deal.declarer])
-        return self._game(deal, dealer)
+            return self._misere(declarer, tricks[declarer])
+        return self._game(deal, declarer, tricks, sheet)
 
     def _misere(self, declarer: int, taken: int) -> bool:
         if not taken:
@@ -154,28 +158,28 @@ class Tally:
                         f"{_p(declarer)} took {_tricks(taken)} on misère: gora {taken} × {per}")
         return False
 
-    def _game(self, deal: Deal, dealer: int) -> bool:
+    def _game(self, deal: Deal, declarer: int, tricks: Mapping[int, int], sheet: Sheet) -> bool:
         rules = self.rules
-        contract, declarer = deal.contract, deal.declarer
+        contract = deal.contract
+        assert contract is not None  # validation: a game has a contract
         price = contract.price
         per_trick = rules.whist_factor * price
-        first, second = defenders(seats_in_play(self.n, dealer), declarer)
-        sits_out = (dealer,) if self.n == 4 else ()
+        first, second = defenders(sheet.active, declarer)
+        sits_out = () if sheet.sitting_out is None else (sheet.sitting_out,)
         d, name = _p(declarer), contract.label
-        if contract.level == 10 and rules.ten_checked:
-            return self._checked_ten(deal, contract, (first, second), sits_out)
+        if rules.checked_ten(contract):
+            return self._checked_ten(declarer, tricks, contract, (first, second), sits_out)
 
-        words = deal.whist
-        whisters = [seat for seat in (first, second) if words[seat] == Word.WHIST]
+        # In defender order, not the order they were entered: the second whister answers on an 8-10 (§5.3).
+        whisters = [seat for seat in (first, second) if seat in deal.whisters]
         if not whisters:
             self.write_pulya(declarer, price, f"{d} plays {name}, both defenders pass: pulya +{price}")
-            if words[second] == Word.HALF:
+            if deal.whist is not None and deal.whist[second] == Word.HALF:
                 half = contract.obligation // 2
                 self.write_whists(second, declarer, half * per_trick,
                                   f"{_p(second)} half-whists {name}: {_tricks(half)} × {per_trick}")
             return True
 
-        tricks = deal.tricks
         taken = tricks[first] + tricks[second]
         undertricks = contract.level - tricks[declarer]
         lone = len(whisters) == 1
@@ -204,8 +208,8 @@ class Tally:
                                   f"{_tricks(taken)} × {per_trick} on {name} (gentleman's whist)")
         return False
 
-    def _checked_ten(self, deal: Deal, contract: Contract, pair: tuple[int, int], sits_out: tuple[int, ...]) -> bool:
-        declarer, tricks = deal.declarer, deal.tricks
+    def _checked_ten(self, declarer: int, tricks: Mapping[int, int], contract: Contract, pair: tuple[int, int],
+                     sits_out: tuple[int, ...]) -> bool:
         undertricks = 10 - tricks[declarer]
         if not undertricks:
             self.write_pulya(declarer, contract.price, f"{_p(declarer)} made the checked {contract.label}: "
@@ -251,7 +255,6 @@ class Tally:
                             f"{_p(whisters[0])} whisted {name} alone and the defence took {taken} of {duty}: "
                             f"short {short} × {per}")
             return
-        first, second = whisters
         if duty == 1:
             for seat, share in zip(whisters, _Q1_SHARES[rules.q1_responsible]):
                 self.write_gora(seat, share * per,
@@ -266,11 +269,11 @@ class Tally:
             self.write_gora(seat, missing * per,
                             f"{_p(seat)} took {tricks[seat]} of his {quota} on {name}: short {missing} × {per}")
 
-    def _raspasy(self, tricks: Mapping[int, int], dealer: int, k: int) -> None:
-        rules, n = self.rules, self.n
-        active = seats_in_play(n, dealer)
-        talon_taker = n == 4 and rules.raspasy_dealer is RaspasyDealer.TALON
-        takers = (*active, dealer) if talon_taker else active
+    def _raspasy(self, tricks: Mapping[int, int], sheet: Sheet) -> None:
+        rules = self.rules
+        k = sheet.streak + 1
+        active, talon = sheet.active, sheet.talon_seat(rules)
+        takers = active if talon is None else (*active, talon)
         taken = {seat: tricks.get(seat, 0) for seat in takers}
         zero = rules.raspasy_zero_pulya[min(k, len(rules.raspasy_zero_pulya)) - 1]
         streak = f"raspasy #{k}" if k > 1 else "raspasy"
@@ -284,17 +287,24 @@ class Tally:
         for seat in active:
             if not taken[seat]:
                 self.write_pulya(seat, zero, f"{_p(seat)} took no trick on {streak}: pulya +{zero}")
-        if n == 4 and rules.raspasy_dealer is RaspasyDealer.PULYA_ONE:
-            self.write_pulya(dealer, 1, f"{_p(dealer)} deals the raspasy and sits out: pulya +1")
+        if sheet.sitting_out is not None and rules.raspasy_dealer is RaspasyDealer.PULYA_ONE:
+            self.write_pulya(sheet.sitting_out, 1, f"{_p(sheet.sitting_out)} deals the raspasy and sits out: pulya +1")
 
     def _raspasy_whists(self, active: tuple[int, ...], taken: dict[int, int], streak: str) -> None:
-        """The fewest-tricks player writes whists on every other player's tricks (§7.3)."""
+        """The fewest-tricks player writes whists on every other player's tricks (§7.3).
+
+        At 4 players under `raspasy_dealer: talon` the fewest is sought among the three
+        active players only: the dealer who sits out never writes raspasy whists, and the
+        tricks his talon won (he is in `taken`) are written on him like anyone's (§14,
+        `raspasy_whists_per_trick`). When the three active players tie, none has fewest
+        and nobody writes (rules.md does not say otherwise; only the talon makes it possible).
+        """
         per = self.rules.raspasy_whists_per_trick
         fewest = min(taken[seat] for seat in active)
         writers = [seat for seat in active if taken[seat] == fewest]
         if len(writers) == len(active):
             return
-        share = Fraction(1, len(writers)) if self.rules.raspasy_tie is RaspasyTie.SPLIT else 1
+        share: Points = Fraction(1, len(writers)) if self.rules.raspasy_tie is RaspasyTie.SPLIT else 1
         tie = "" if len(writers) == 1 else (", shared by the two who tied" if share != 1 else ", tied for fewest")
         for writer in writers:
             for seat, count in taken.items():
@@ -302,3 +312,8 @@ class Tally:
                     self.write_whists(writer, seat, share * count * per,
                                       f"{_p(writer)} took fewest on {streak} and writes whists on {_p(seat)}: "
                                       f"his {_tricks(count)} × {per}{tie}")
+
+
+def _counts(deal: Deal) -> Mapping[int, int]:
+    """The tricks of a valid deal: validation has made sure every count is a whole number from 0 to 10."""
+    return cast("Mapping[int, int]", deal.tricks or {})

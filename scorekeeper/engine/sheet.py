@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .deals import seats_in_play
-from .rules import Rules
+from .rules import RaspasyDealer, Rules
 
 # Whole points, or halves and thirds where the rules split a write (§14).
 Points = int | Fraction
@@ -41,8 +41,18 @@ class Sheet:
 
     @property
     def sitting_out(self) -> int | None:
+        """The dealer of the next deal when he sits it out: with 4 players."""
         return self.dealer if self.n == 4 else None
 
     def least_level(self, rules: Rules) -> int:
         """The lowest contract the next deal may be (raspasy exit, §7.4)."""
         return rules.raspasy_exit[min(self.streak, 3) - 1] if self.streak else 6
+
+    def talon_seat(self, rules: Rules) -> int | None:
+        """Whose talon tricks may be entered if the next deal is a raspasy: with 4 players under
+        `raspasy_dealer: talon` the talon's tricks are the dealer's, who sits out (§7.1, §14); else nobody's."""
+        return self.sitting_out if rules.raspasy_dealer is RaspasyDealer.TALON else None
+
+    def closed(self, rules: Rules) -> tuple[int, ...]:
+        """The seats whose pulya is closed: it holds pulya_size points (more under `pulka_end: total`)."""
+        return tuple(seat for seat, points in enumerate(self.pulya) if points >= rules.pulya_size)

@@ -7,18 +7,19 @@ where each value is checked, so scoring only ever sees a valid deal.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TypeGuard
 
 from .contracts import Contract, Strain
-from .deals import Deal, DealType, Word, defenders, seats_in_play
+from .deals import Deal, DealType, Word, defenders
 from .problems import Code, Problem, literal
-from .rules import RaspasyDealer, Rules
+from .rules import Rules
 from .sheet import Sheet
 
 WORDS = tuple(Word)
 STALINGRAD = Contract(6, Strain.SPADES)
 
 
-def _is_count(value: object) -> bool:
+def _is_count(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10
 
 
@@ -31,43 +32,50 @@ class _Checker:
     """Collects every problem of one deal; each method checks one field."""
 
     def __init__(self, deal: Deal, sheet: Sheet, rules: Rules):
-        self.deal, self.rules, self.n = deal, rules, sheet.n
+        self.deal, self.sheet, self.rules = deal, sheet, rules
         self.number = sheet.deals + 1
-        self.dealer = sheet.dealer
-        self.active = seats_in_play(sheet.n, self.dealer)
+        self.active = sheet.active
         self.problems: list[Problem] = []
         if deal.type is DealType.RASPASY:
             self.raspasy_tricks()
         else:
-            self.declarer()
+            declarer = self.declarer()
             if deal.type is DealType.MISERE:
                 self.misere_tricks()
             else:
-                self.game(sheet.streak)
+                self.game(declarer)
         if sheet.finished:
             self.problem(Code.PULKA_FINISHED, "type", "the pulka is finished: every deal after its end is refused")
 
     def problem(self, code: Code, where: str, message: str) -> None:
         self.problems.append(Problem(code, where, message, self.number))
 
-    def declarer(self) -> None:
+    def declarer(self) -> int | None:
+        """The declarer when he is one of the active players."""
         declarer = self.deal.declarer
-        if declarer is None or not 0 <= declarer < self.n:
+        if declarer is None or not 0 <= declarer < self.sheet.n:
             self.problem(Code.UNKNOWN_PLAYER, "declarer", "the declarer must be one of the players")
         elif declarer not in self.active:
             self.problem(Code.INACTIVE_PLAYER, "declarer", f"{{{declarer}}} deals and sits this deal out: he cannot declare")
+        else:
+            return declarer
+        return None
 
-    def counts(self, counts: Mapping[int, object], *, talon: bool = False) -> bool:
-        """Seats and values of a tricks object; True when every value is a valid count."""
+    def counts(self, tricks: Mapping[int, object], *, talon: bool = False) -> dict[int, int] | None:
+        """The counts of a tricks object, None when a value is not a valid count; reports seats and values.
+        A seat that sits out is reported and left out, its value unread."""
+        counts: dict[int, int] = {}
         valid = True
-        for seat, count in counts.items():
+        for seat, count in tricks.items():
             if seat not in self.active and not talon:
                 self.problem(Code.INACTIVE_PLAYER, "tricks", f"{{{seat}}} deals and sits this deal out: he takes no tricks")
-            elif not _is_count(count):
+            elif _is_count(count):
+                counts[seat] = count
+            else:
                 self.problem(Code.BAD_TRICKS, "tricks",
                              f"{{{seat}}}'s tricks must be a whole number from 0 to 10, not {literal(count)}")
                 valid = False
-        return valid
+        return counts if valid else None
 
     def total(self, total: int) -> None:
         if total != 10:
@@ -80,14 +88,13 @@ class _Checker:
             self.problem(Code.TRICKS_MISSING, "tricks", f"enter {{{seat}}}'s tricks")
         return not missing
 
-    def game(self, streak: int) -> None:
+    def game(self, declarer: int | None) -> None:
         deal, rules = self.deal, self.rules
         contract = deal.contract
         if contract is None:
             self.problem(Code.BAD_CONTRACT, "contract", "the contract must be a level 6-10 and a strain S, C, D, H or NT")
             return
-        checked_ten = contract.level == 10 and rules.ten_checked
-        if checked_ten:
+        if rules.checked_ten(contract):
             words_ok = True
             if deal.whist is not None:
                 self.problem(Code.BAD_WHIST, "whist", "a ten is checked under these rules: nobody whists or passes it")
@@ -95,21 +102,21 @@ class _Checker:
             self.problem(Code.BAD_WHIST, "whist", "say whist, pass or half for each of the two defenders")
             words_ok = False
         else:
-            words_ok = deal.declarer in self.active and self.words(contract)
+            words_ok = declarer is not None and self.words(deal.whist, declarer, contract)
         if words_ok:
             if deal.played(rules):
                 self.played_tricks()
             elif deal.tricks is not None:
                 self.problem(Code.TRICKS_UNEXPECTED, "tricks",
                              "nobody whisted, so the deal was not played: leave out the tricks")
-        if streak and contract.level < (least := rules.raspasy_exit[min(streak, 3) - 1]):
-            self.problem(Code.RASPASY_EXIT, "contract",
-                         f"after {streak} raspasy in a row the contract must be at least {least}, not {contract.label}")
+        least = self.sheet.least_level(rules)
+        if contract.level < least:
+            self.problem(Code.RASPASY_EXIT, "contract", f"after {self.sheet.streak} raspasy in a row the contract "
+                                                        f"must be at least {least}, not {contract.label}")
 
-    def words(self, contract: Contract) -> bool:
+    def words(self, whist: Mapping[int, object], declarer: int, contract: Contract) -> bool:
         """The defenders' words; True when they are complete and legal."""
-        whist = self.deal.whist
-        first, second = defenders(self.active, self.deal.declarer)
+        first, second = defenders(self.active, declarer)
         ok = True
         for seat, word in whist.items():
             if seat not in self.active:
@@ -149,8 +156,10 @@ class _Checker:
         tricks = self.deal.tricks
         if tricks is None:
             self.problem(Code.TRICKS_MISSING, "tricks", "the deal was played: enter each player's tricks")
-        elif self.counts(tricks) & self.missing(tricks):
-            self.total(sum(tricks[s] for s in self.active))
+            return
+        counts = self.counts(tricks)
+        if self.missing(tricks) and counts is not None:
+            self.total(sum(counts[s] for s in self.active))
 
     def misere_tricks(self) -> None:
         """The declarer's count is needed; the others' are optional, but once given they add up to 10."""
@@ -159,23 +168,24 @@ class _Checker:
             self.problem(Code.TRICKS_MISSING, "tricks", "enter the tricks the misère player took")
             if tricks is None:
                 return
-        if self.counts(tricks) and len(tricks) > 1:
-            self.total(sum(tricks.values()))
+        counts = self.counts(tricks)
+        if counts is not None and len(counts) > 1:
+            self.total(sum(counts.values()))
 
     def raspasy_tricks(self) -> None:
         tricks = self.deal.tricks
         if tricks is None:
             self.problem(Code.TRICKS_MISSING, "tricks", "enter each player's tricks on the raspasy")
             return
-        valid = self.counts(tricks, talon=True)
-        dealer = self.dealer
-        talon = tricks.get(dealer, 0) if self.n == 4 and valid else 0
-        if talon and self.rules.raspasy_dealer is RaspasyDealer.PULYA_ONE:
+        counts = self.counts(tricks, talon=True)
+        dealer = self.sheet.sitting_out
+        talon = counts.get(dealer, 0) if counts is not None and dealer is not None else 0
+        if talon and self.sheet.talon_seat(self.rules) is None:
             self.problem(Code.BAD_TRICKS, "tricks",
                          f"{{{dealer}}} deals: under these rules the talon stays closed and he takes no tricks")
-            valid = False
+            counts = None
         elif talon > 2:
             self.problem(Code.BAD_TRICKS, "tricks", f"{{{dealer}}} deals: the talon wins at most 2 tricks, not {talon}")
-            valid = False
-        if self.missing(tricks) and valid:
-            self.total(sum(tricks[s] for s in self.active) + talon)
+            counts = None
+        if self.missing(tricks) and counts is not None:
+            self.total(sum(counts[s] for s in self.active) + talon)

@@ -152,6 +152,9 @@ CASES = [
      "inactive_player", 1),
     ("inactive-misere-tricks", base({"type": "misere", "declarer": "B", "tricks": {"B": 0, "A": 5, "C": 5}},
                                     players=ABCD), "inactive_player", 1),
+    ("inactive-misere-tricks-not-a-count", base({"type": "misere", "declarer": "B",
+                                                 "tricks": {"B": 0, "A": "x", "C": 5}}, players=ABCD),
+     "inactive_player", 1),
     # bad_contract
     *[(f"contract-{c!r}", base(g(contract=c)), "bad_contract", 1)
       for c in ["5S", "11S", "6X", "6", "S6", "", "10N", "6 S", 6, None, ["6", "S"]]],

@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.engine import PARAMETER, PARAMETERS, PRESETS, Code, Kind, Preset, Problem, Rules, RulesError
+from scorekeeper.engine import (
+    PARAMETER, PARAMETERS, PRESETS, Code, Contract, Kind, Preset, Problem, Rules, RulesError, Strain,
+)
 
 from .generate import random_overrides
 from .reference import PRESETS as TYPED_PRESETS
@@ -122,3 +124,16 @@ def test_from_dict_reads_back_to_dict_and_overrides(rules):
     assert Rules.from_dict(rules.to_dict()) == rules
     assert Rules.from_dict(rules.overrides()) == rules
     assert Rules.from_dict(json.loads(json.dumps(rules.overrides()))) == rules
+
+
+# ---- facts the rules decide
+
+
+@pytest.mark.parametrize("ten_checked", [True, False])
+def test_checked_ten_is_a_ten_under_ten_checked(ten_checked):
+    # §1.9, §14 ten_checked: the 10 is checked or whisted by agreement; no other level is ever checked
+    rules = Rules.of("sochi", ten_checked=ten_checked)
+    assert [rules.checked_ten(Contract(level, Strain.HEARTS)) for level in range(6, 11)] == \
+        [False, False, False, False, ten_checked]
+    assert rules.checked_ten(Contract(10, Strain.NO_TRUMP)) is ten_checked
+    assert rules.checked_ten(None) is False
