@@ -7,9 +7,7 @@ with its problems.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .deals import Deal, DealType
@@ -75,28 +73,14 @@ class Replay:
         return values
 
 
-@contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """A replay allocates thousands of small objects that all survive it: the cyclic collector
-    would rescan them again and again (a quarter of the replay's time) and can find no garbage."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0) -> Replay:
-    """Validate and score every deal in order; PulkaError at the first deal with a problem."""
+    """Validate and score every deal in order; PulkaError at the first deal with a problem.
+
+    A long replay keeps every object it makes, so the cyclic garbage collector finds nothing
+    to free in it; a caller that replays thousands of deals at once may pause it around the call.
+    """
     if n not in (3, 4) or not 0 <= first_dealer < n:
         raise PulkaError([Problem(Code.BAD_PLAYERS, "players", "a pulka has 3 or 4 players")])
-    with _no_cyclic_gc():
-        return _replay(rules, n, deals, first_dealer)
-
-
-def _replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int) -> Replay:
     start = sheet = Sheet.empty(n, first_dealer)
     tally = Tally(rules, n)
     results = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from scorekeeper.engine import Code, Contract, Deal, DealType, PulkaError, Rules, Strain, replay
@@ -57,3 +59,12 @@ def test_a_pulka_has_3_or_4_players(n, first_dealer):
     with pytest.raises(PulkaError) as caught:
         replay(SOCHI, n, [], first_dealer)
     assert caught.value.problems[0].code is Code.BAD_PLAYERS
+
+
+def test_replay_leaves_the_garbage_collector_alone(monkeypatch):
+    def touched() -> None:
+        raise AssertionError("replay touched the garbage collector")
+
+    for name in ("disable", "enable", "isenabled", "freeze", "collect"):
+        monkeypatch.setattr(gc, name, touched)
+    assert replay(SOCHI, 3, [RASPASY] * 20).sheet.deals == 20
