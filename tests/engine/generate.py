@@ -95,7 +95,7 @@ def split_tricks(rng: random.Random, total: int, seats: list[str], first: str | 
 
 class Generator:
     def __init__(self, rng: random.Random, n: int | None = None, preset: str | None = None,
-                 p_override: float | None = None, allow_ambiguous: bool = False):
+                 p_override: float | None = None):
         self.rng = rng
         n = n or rng.choice([3, 3, 4])
         names = rng.sample(NAME_POOL, n)
@@ -104,12 +104,6 @@ class Generator:
         rules = random_overrides(rng, preset, p_override)
         if "pulya_size" not in rules and rng.random() < 0.85:
             rules["pulya_size"] = rng.choice([3, 5, 6, 8, 10, 12])
-        if n == 4 and not allow_ambiguous:
-            resolved = dict(PRESETS[preset], **rules)
-            if resolved["raspasy_scoring"] == "whists" and resolved["raspasy_dealer"] == "talon":
-                # whether the dealer's talon tricks make him a candidate for "fewest tricks" under
-                # `whists` scoring is ambiguous (see reference.py): keep out of the differential
-                rules["raspasy_dealer"] = "pulya_one"
         self.data: dict[str, Any] = {"format": "pulya/1", "players": names, "rules": rules, "deals": []}
         if rng.random() < 0.6:
             self.data["first_dealer"] = rng.choice(names)
@@ -184,10 +178,10 @@ class Generator:
             tricks = split_tricks(rng, 10 - talon, act)
             if rng.random() < 0.3:  # a zero-trick player, or two
                 tricks = split_tricks(rng, 10 - talon, act, act[rng.randrange(3)], 0)
-            values = list(tricks.values()) + ([talon] if out is not None and ref.r["raspasy_dealer"] == "talon" else [])
-            # the three-way tie for fewest (only possible with the dealer's talon tricks) is
-            # ambiguous in the rules under `whists` scoring: never generate it
-            if not (ref.r["raspasy_scoring"] == "whists" and values.count(min(values)) >= 3):
+            values = list(tricks.values())
+            # the three active players tied for fewest (3-3-3 beside a talon trick) is not covered
+            # by the rules under `whists` scoring (see reference.py): never generate it
+            if not (ref.r["raspasy_scoring"] == "whists" and values.count(min(values)) == 3):
                 break
         if include_dealer:
             tricks[ref.players[out]] = talon

@@ -32,14 +32,14 @@ Readings of places where the documents leave room (each marked READING below):
   does not matter.
 * READING `raspasy_dealer: pulya_one` writes exactly 1 point (§14 says "the
   dealer writes 1 into his pulya"), not raspasy_zero_pulya[k].
-* READING raspasy `whists` scoring at 4 players with `raspasy_dealer: talon`:
-  the dealer's talon tricks are "scored like any player's tricks", so he is
-  one more participant (he can be the fewest-tricks player and he is written
-  on). A three-way tie for fewest (possible only with this combination) is
-  ambiguous in the rules; the generator never produces one, and this code
-  treats it like the two-way case generalised (each of the m tied players
-  writes 1/m (split) or all (full) of the whists on each non-tied player).
-  The dealer gets no zero-trick pulya under `talon`.
+* Raspasy `whists` scoring at 4 players with `raspasy_dealer: talon` (§14,
+  `raspasy_whists_per_trick`, stated): the fewest is sought among the three
+  active players only; the sitting-out dealer never writes, and his talon
+  tricks are written on him like anyone's. The dealer gets no zero-trick pulya
+  under `talon`. READING: the three active players tied for fewest (3-3-3 with
+  one talon trick) is not covered by the rules; the generator never produces
+  it, and this code treats it like the two-way tie generalised (each of the
+  three writes 1/3 (split) or all (full) of the whists on the dealer).
 * READING help order: among the players other than the helper whose pulya
   is below pulya_size, the largest pulya first; ties: nearest clockwise from
   the helper. Each is filled up to pulya_size; the rest is written off the
@@ -390,9 +390,9 @@ class Reference:
                     self.write_gora(x, per * t[x])
         else:
             per = r["raspasy_whists_per_trick"]
-            least = min(t.values())
-            lows = [x for x in participants if t[x] == least]
-            others = [x for x in participants if t[x] != least]
+            least = min(t[x] for x in act)  # the dealer's talon tricks do not compete for fewest
+            lows = [x for x in act if t[x] == least]
+            others = [x for x in participants if x not in lows]
             share = Fraction(1, len(lows)) if r["raspasy_tie"] == "split" else Fraction(1)
             for low in lows:
                 for x in others:

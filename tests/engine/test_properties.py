@@ -341,5 +341,9 @@ def test_generator_covers_the_deal_kinds():
                 seen.add("misere made" if deal["tricks"][deal["declarer"]] == 0 else "misere failed")
         if len(data["players"]) == 4:
             seen.add("four players")
+            rules = Reference(data).r
+            if rules["raspasy_scoring"] == "whists" and rules["raspasy_dealer"] == "talon" and any(
+                    deal["type"] == "raspasy" and len(deal["tricks"]) == 4 for deal in data["deals"]):
+                seen.add("talon tricks in whists")
     assert seen >= {"checked ten", "pass/pass", "pass/whist", "whist/whist", "half/pass", "misere",
-                    "misere made", "misere failed", "raspasy", "four players"}
+                    "misere made", "misere failed", "raspasy", "four players", "talon tricks in whists"}
