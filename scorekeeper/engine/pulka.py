@@ -56,6 +56,7 @@ class Replay:
     def chain(self, column: Column, player: int, on: int | None = None) -> list[Points]:
         """The running totals as paper writes them ("2.6.10"): the new total after every deal that changed it."""
         sheets = [result.sheet for result in self.results]
+        totals: list[Points]
         if column is Column.PULYA:
             totals = [sheet.pulya[player] for sheet in sheets]
         elif column is Column.GORA:

@@ -7,12 +7,13 @@ read it, so a new parameter is one row here plus its use in scoring.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from functools import partial
+from typing import Any, TypeGuard
 
 from .contracts import Contract
 from .problems import Code, Problem, literal
@@ -78,6 +79,13 @@ class Overflow(StrEnum):
     WRITEOFF = "writeoff"
 
 
+# A parameter's value as the engine holds it, and as JSON data.
+Value = bool | int | Decimal | Fraction | StrEnum | tuple[int, ...]
+JsonValue = bool | int | float | str | list[int]
+# What a parameter's `choices` hold: members of its StrEnum, contract levels, or exact factors.
+Choice = StrEnum | int | Fraction
+
+
 class Kind(StrEnum):
     INT = "int"
     BOOL = "bool"
@@ -93,12 +101,12 @@ class Parameter:
     name: str
     kind: Kind
     meaning: str
-    low: int | None = None
+    low: int = 0
     high: int | None = None
-    choices: tuple[Any, ...] = ()
+    choices: tuple[Choice, ...] = ()
     length: int | None = None
 
-    def parse(self, value: object) -> Any:
+    def parse(self, value: object) -> Value:
         """The canonical value, or ValueError with a message naming the domain."""
         parser = _PARSERS[self.kind]
         result = parser(self, value)
@@ -117,17 +125,17 @@ class Parameter:
             + f" {bounds}",
             Kind.LEVELS: "a list of levels from " + ", ".join(map(str, self.choices)),
             Kind.MONEY: "a number >= 0 with at most 4 decimals",
-            Kind.FACTOR: "one of " + ", ".join(_number_text(c) for c in self.choices),
+            Kind.FACTOR: "one of " + ", ".join(str(json_value(c)) for c in self.choices),
         }[self.kind]
 
 
-def _bounds(low: int | None, high: int | None) -> str:
+def _bounds(low: int, high: int | None) -> str:
     if high is None:
         return f">= {low}"
     return f"from {low} to {high}"
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -142,10 +150,9 @@ def _parse_bool(p: Parameter, value: object) -> bool | None:
 
 
 def _parse_choice(p: Parameter, value: object) -> StrEnum | None:
-    if isinstance(value, str):
-        for choice in p.choices:
-            if choice == value:
-                return choice
+    for choice in p.choices:
+        if isinstance(choice, StrEnum) and isinstance(value, str) and choice == value:
+            return choice
     return None
 
 
@@ -154,16 +161,15 @@ def _parse_int_list(p: Parameter, value: object) -> tuple[int, ...] | None:
         return None
     if p.length is not None and len(value) != p.length:
         return None
-    items = [_parse_int(p, item) for item in value]
-    return None if None in items else tuple(items)
+    items = [item for item in map(partial(_parse_int, p), value) if item is not None]
+    return tuple(items) if len(items) == len(value) else None
 
 
 def _parse_levels(p: Parameter, value: object) -> tuple[int, ...] | None:
     if not isinstance(value, (list, tuple)):
         return None
-    if not all(_is_int(v) and v in p.choices for v in value) or len(set(value)) != len(value):
-        return None
-    return tuple(sorted(value))
+    levels = {v for v in value if _is_int(v) and v in p.choices}
+    return tuple(sorted(levels)) if len(levels) == len(value) else None
 
 
 def _parse_money(p: Parameter, value: object) -> Decimal | None:
@@ -182,7 +188,7 @@ def _parse_factor(p: Parameter, value: object) -> Fraction | None:
     return factor if factor in p.choices else None
 
 
-_PARSERS = {
+_PARSERS: dict[Kind, Callable[[Parameter, object], Value | None]] = {
     Kind.INT: _parse_int,
     Kind.BOOL: _parse_bool,
     Kind.CHOICE: _parse_choice,
@@ -195,24 +201,18 @@ _PARSERS = {
 HALF = Fraction(1, 2)
 
 
-def _number_text(value: Any) -> str:
-    value = json_value(value)
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def json_value(value: Any) -> Any:
+def json_value(value: Value) -> JsonValue:
     """A parameter value as JSON data (tuples as lists, exact numbers as int or float, choices as str)."""
     if isinstance(value, StrEnum):
         return value.value
     if isinstance(value, tuple):
-        return [json_value(v) for v in value]
+        return list(value)
     if isinstance(value, (Fraction, Decimal)):
         return int(value) if value == int(value) else float(value)
     return value
 
 
-def _p(name: str, kind: Kind, meaning: str, **domain: Any) -> Parameter:
-    return Parameter(name, kind, meaning, **domain)
+_p = Parameter
 
 
 PARAMETERS: tuple[Parameter, ...] = (
@@ -263,7 +263,6 @@ PARAMETERS: tuple[Parameter, ...] = (
 )
 
 PARAMETER = {p.name: p for p in PARAMETERS}
-_PRESET_NAMES = frozenset(Preset)
 
 
 @dataclass(frozen=True)
@@ -314,13 +313,18 @@ class Rules:
         if not isinstance(data, Mapping):
             raise RulesError([Problem(Code.BAD_FORMAT, "", "rules must be an object: a preset and any parameters")])
         problems = []
-        preset = data.get("preset")
+        base = None
         if "preset" not in data:
             problems.append(Problem(Code.BAD_FORMAT, "preset", "rules.preset is missing: use sochi, leningrad or rostov"))
-        elif not isinstance(preset, str) or preset not in _PRESET_NAMES:
-            problems.append(Problem(Code.UNKNOWN_PRESET, "preset",
-                                    f"unknown preset {literal(preset)}: use sochi, leningrad or rostov"))
-        values = {}
+        else:
+            try:
+                base = PRESETS[Preset(data["preset"])]
+            except ValueError:
+                problems.append(Problem(Code.UNKNOWN_PRESET, "preset",
+                                        f"unknown preset {literal(data['preset'])}: use sochi, leningrad or rostov"))
+        # Each value has the type of its Rules field, as the parameter's kind makes sure;
+        # no static type says that of values looked up by name.
+        values: dict[str, Any] = {}
         for name, value in data.items():
             parameter = PARAMETER.get(name)
             if parameter is None:
@@ -331,9 +335,9 @@ class Rules:
                 values[name] = parameter.parse(value)
             except ValueError as error:
                 problems.append(Problem(Code.BAD_PARAMETER, name, str(error)))
-        if problems:
+        if problems or base is None:
             raise RulesError(problems)
-        return dataclasses.replace(PRESETS[Preset(preset)], **values)
+        return dataclasses.replace(base, **values)
 
     @classmethod
     def of(cls, preset: str | Preset, **overrides: object) -> Rules:
@@ -345,11 +349,11 @@ class Rules:
         it is always played, and the defenders carry no obligation."""
         return contract is not None and contract.level == 10 and self.ten_checked
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, JsonValue]:
         """JSON data: the preset and every parameter, resolved."""
         return {"preset": self.preset.value} | {p.name: json_value(getattr(self, p.name)) for p in PARAMETERS}
 
-    def overrides(self) -> dict[str, Any]:
+    def overrides(self) -> dict[str, JsonValue]:
         """JSON data: the preset and only the parameters that differ from it."""
         base = PRESETS[self.preset]
         return {"preset": self.preset.value} | {
@@ -367,8 +371,9 @@ class RulesError(ValueError):
         self.problems = problems
 
 
-def _preset(preset: Preset, **values: Any) -> Rules:
-    return Rules(preset=preset, **{name: PARAMETER[name].parse(value) for name, value in values.items()})
+def _preset(preset: Preset, **values: object) -> Rules:
+    parsed: dict[str, Any] = {name: PARAMETER[name].parse(value) for name, value in values.items()}  # as in from_dict
+    return Rules(preset=preset, **parsed)
 
 
 _COMMON = dict(

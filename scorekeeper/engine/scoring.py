@@ -72,7 +72,7 @@ class Tally:
     def __init__(self, rules: Rules, n: int):
         self.rules = rules
         self.n = n
-        self.pulya: list[Points] = [0] * n
+        self.pulya: list[int] = [0] * n  # every pulya write is whole: prices, bonuses, help
         self.gora: list[Points] = [0] * n
         self.whists: list[list[Points]] = [[0] * n for _ in range(n)]
         self.entries: list[Entry] = []

@@ -19,7 +19,7 @@ class Sheet:
     n: int
     first_dealer: int = 0
     deals: int = 0  # deals written so far
-    pulya: tuple[Points, ...] = ()
+    pulya: tuple[int, ...] = ()
     gora: tuple[Points, ...] = ()
     whists: tuple[tuple[Points, ...], ...] = ()  # whists[i][j]: i wrote on j (j owes i)
     streak: int = 0  # raspasy in a row that no game has ended yet
