@@ -1,13 +1,19 @@
-"""No import circles inside the package: every import counts, also under TYPE_CHECKING or inside a function."""
+"""What imports what: no circles inside the package (every import counts, also under TYPE_CHECKING or
+inside a function), a pure standard-library engine, and the file layer without the web stack."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "scorekeeper"
+# Pure computation only: no I/O, no clock, no process state (the engine's part of the project's bar).
+ENGINE_MAY_IMPORT = {"__future__", "collections.abc", "dataclasses", "decimal", "enum", "fractions", "functools",
+                     "math", "typing"}
 
 
 def _modules() -> dict[str, Path]:
@@ -93,6 +99,32 @@ def _without_web(graph: dict[str, set[str]]) -> dict[str, set[str]]:
     web = "scorekeeper.web"
     return {name: {t for t in targets if not t.startswith(web)}
             for name, targets in graph.items() if not name.startswith(web)}
+
+
+def _imports(tree: ast.AST) -> set[str]:
+    """The absolute modules a module imports (relative imports are the package's own)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module)
+    return names
+
+
+def test_the_engine_imports_only_pure_standard_library_modules():
+    engine = PACKAGE / "engine"
+    for path in engine.glob("*.py"):
+        outside = _imports(ast.parse(path.read_text(encoding="utf-8"))) - ENGINE_MAY_IMPORT
+        assert not outside, f"{path.name} imports {sorted(outside)}"
+
+
+def test_the_file_layer_loads_no_web_stack():
+    code = ("import sys, scorekeeper.pulyafile, scorekeeper.cli; "
+            "print([m for m in sys.modules if m.split('.')[0] in ('flask', 'sqlalchemy', 'weasyprint')])")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PACKAGE.parent, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
 
 
 def test_the_graph_sees_every_kind_of_import():

@@ -522,14 +522,6 @@ def test_q1_responsible(impl, level, mode, b_pen, c_pen, preset):
     assert run(impl, data)[1][0] == entries(PU("A", p), GO("B", b_pen * sp), GO("C", c_pen * sp))
 
 
-def test_q1_split_halves_are_json_numbers():
-    # Rostov 8: sp = 0.5 x 6 = 3, split -> 3/2 each
-    data = pulka("rostov", [game("A", "8H", {"B": "whist", "C": "whist"}, {"A": 10, "B": 0, "C": 0})],
-                 first_dealer="C", q1_responsible="split")
-    result = score(data)
-    assert result["sheet"]["gora"]["B"] == 1.5 and result["sheet"]["gora"]["C"] == 1.5
-
-
 @pytest.mark.parametrize("impl", IMPLS)
 def test_second_whister_is_declarers_right_at_four(impl):
     # 4 players, B deals and sits out; C declares; active C, D, A: C's left = D, C's right = A
@@ -576,34 +568,6 @@ def test_misere_and_half_whist_against_streak(impl, first, k_after):
     deals = [raspasy(A=2, B=3, C=5), first, raspasy(A=2, B=3, C=5)]
     _, deltas, _, _ = run(impl, pulka("sochi", deals, pulya_size=50))
     assert deltas[2] == entries(GO("A", 2 * k_after), GO("B", 3 * k_after), GO("C", 5 * k_after))
-
-
-def _code(data):
-    result = run_engine(data)
-    return (result["error"]["code"], result["error"]["deal"]) if "error" in result else None
-
-
-def test_leningrad_exit_6_7_7():
-    r = raspasy(A=2, B=3, C=5)
-    g6 = game("B", "6NT", {"C": "pass", "A": "pass"})
-    g7 = game("B", "7S", {"C": "pass", "A": "pass"})
-    assert _code(pulka("leningrad", [r, g6], pulya_size=50)) is None  # 6 after 1
-    assert _code(pulka("leningrad", [r, r, g6], pulya_size=50)) == ("raspasy_exit", 3)
-    assert _code(pulka("leningrad", [r, r, g7], pulya_size=50)) is None
-    assert _code(pulka("leningrad", [r, r, r, r, r, g6], pulya_size=50)) == ("raspasy_exit", 6)
-    assert _code(pulka("leningrad", [r, r, misere("B", 0)], pulya_size=50)) is None  # misère always may
-
-
-def test_exit_minimum_persists_after_failed_game():
-    r = raspasy(A=2, B=3, C=5)
-    failed7 = game("B", "7S", {"C": "whist", "A": "whist"}, {"B": 5, "C": 3, "A": 2})
-    g6 = game("C", "6D", {"A": "pass", "B": "pass"})
-    rules = dict(pulya_size=50, raspasy_exit=[7, 7, 8])
-    assert _code(pulka("sochi", [r, failed7, g6], **rules)) == ("raspasy_exit", 3)
-    assert _code(pulka("sochi", [r, failed7, g6], raspasy_exit_on="any", **rules)) is None
-    assert _code(pulka("sochi", [r, misere("A", 2), g6], **rules)) == ("raspasy_exit", 3)
-    assert _code(pulka("sochi", [r, r, r, game("C", "7D", {"A": "pass", "B": "pass"})], **rules)) == \
-        ("raspasy_exit", 4)
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -696,25 +660,3 @@ def test_pulka_end_total_no_cap(impl):
     assert finished is True  # 20 >= 3 x 5
     data = pulka("leningrad", [misere("A", 0)], pulya_size=5)
     assert run(impl, data)[2] is False
-
-
-@pytest.mark.parametrize("impl", IMPLS)
-def test_unfinished_settlement_uses_pulya_term(impl):
-    # Sochi: A makes 6 (+2), nothing else: Net_A = 10 x (2 - 2/3) = 13.33, others -6.67
-    data = pulka("sochi", [game("A", "6S", {"B": "pass", "C": "pass"})], first_dealer="C", whist_price=0.1)
-    _, _, finished, st = run(impl, data)
-    assert finished is False
-    assert st["balance"] == {"A": D("13.33"), "B": D("-6.67"), "C": D("-6.67")}
-    # money 1.3333, -0.6667, -0.6667: floors 1.33, -0.67, -0.67 (sum -0.01): one cent to A (rem .33)
-    # vs B, C (rem .33 each): equal remainders -> earliest seat A
-    assert st["money"] == {"A": D("1.34"), "B": D("-0.67"), "C": D("-0.67")}
-    assert st["transfers"] == [("B", "A", D("0.67")), ("C", "A", D("0.67"))]
-
-
-@pytest.mark.parametrize("impl", IMPLS)
-def test_four_player_settlement_divisor(impl):
-    # 4 players Sochi, B misère with 1 trick: gora B 10 -> costs B 7.5 x 10 = 75, gives 25 to each other
-    data = pulka("sochi", [misere("B", 1)], players=ABCD, pulya_size=10)
-    _, _, _, st = run(impl, data)
-    assert st["balance"] == {"A": D("25.00"), "B": D("-75.00"), "C": D("25.00"), "D": D("25.00")}
-    assert st["transfers"] == [("B", "A", D("25.00")), ("B", "C", D("25.00")), ("B", "D", D("25.00"))]

@@ -68,3 +68,18 @@ def test_replay_leaves_the_garbage_collector_alone(monkeypatch):
     for name in ("disable", "enable", "isenabled", "freeze", "collect"):
         monkeypatch.setattr(gc, name, touched)
     assert replay(SOCHI, 3, [RASPASY] * 20).sheet.deals == 20
+
+
+@pytest.mark.parametrize("exit_on,refused", [("made", True), ("any", False)])
+def test_a_failed_game_leaves_the_exit_minimum_in_force(exit_on, refused):
+    # §7.4: only a made game ends the streak (raspasy_exit_on made), so a 6 may not follow a failed 7 when
+    # the exit after one raspasy is 7; under `any` the failed 7 ended it
+    rules = Rules.of("sochi", pulya_size=50, raspasy_exit=[7, 7, 8], raspasy_exit_on=exit_on)
+    failed7 = Deal(DealType.GAME, 1, Contract(7, Strain.SPADES), {2: "whist", 0: "whist"}, {1: 5, 2: 3, 0: 2})
+    deals = [RASPASY, failed7, passed(2, 0, 1)]
+    if refused:
+        with pytest.raises(PulkaError) as caught:
+            replay(rules, 3, deals)
+        assert (caught.value.deal, caught.value.problems[0].code) == (3, Code.RASPASY_EXIT)
+    else:
+        assert replay(rules, 3, deals).sheet.streak == 0
