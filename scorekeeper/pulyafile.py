@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from .engine import (
@@ -18,8 +19,10 @@ from .engine import (
 FORMAT = "pulya/1"
 RESULT_FORMAT = "pulya-result/1"
 MAX_NAME = 40
+MAX_PULKA_NAME = 80
+MAX_CURRENCY = 8
 
-_TOP_KEYS = {"format", "players", "first_dealer", "rules", "deals"}
+_TOP_KEYS = {"format", "name", "currency", "started", "players", "first_dealer", "rules", "deals"}
 # Each deal type's required keys, and all the keys it may have.
 _DEAL_KEYS = {
     DealType.GAME: ({"type", "declarer", "contract"}, {"type", "declarer", "contract", "whist", "open", "tricks"}),
@@ -53,6 +56,10 @@ class Pulka:
     rules: Rules
     deals: tuple[Deal, ...] = ()
     first_dealer: int = 0
+    # What the file says about the pulka; none of it is scored.
+    name: str | None = None
+    currency: str | None = None
+    started: datetime | None = None  # with its offset
 
     def replay(self) -> Replay:
         """The engine's replay; FileError (with names) if a deal is invalid."""
@@ -111,7 +118,9 @@ def parse(data: object) -> Pulka:
             Pulka(players, rules, tuple(deals), first_dealer).replay()
             raise FileError(min(problems, key=lambda p: p.code.rank), players)
         deals.append(deal)
-    return Pulka(players, rules, tuple(deals), first_dealer)
+    started = data.get("started")
+    return Pulka(players, rules, tuple(deals), first_dealer, data.get("name"), data.get("currency"),
+                 None if started is None else _started(started))
 
 
 def _top_problems(data: dict[str, Any]) -> list[Problem]:
@@ -124,6 +133,14 @@ def _top_problems(data: dict[str, Any]) -> list[Problem]:
         problems.append(Problem(Code.BAD_FORMAT, "format", f"format must be {FORMAT!r}"))
     if "deals" in data and not isinstance(data["deals"], list):
         problems.append(Problem(Code.BAD_FORMAT, "deals", "deals must be a list"))
+    name, currency = data.get("name"), data.get("currency")
+    if "name" in data and not (isinstance(name, str) and name.strip() and len(name) <= MAX_PULKA_NAME):
+        problems.append(Problem(Code.BAD_FORMAT, "name", f"name must be text of 1 to {MAX_PULKA_NAME} characters"))
+    if "currency" in data and not (isinstance(currency, str) and len(currency) <= MAX_CURRENCY):
+        problems.append(Problem(Code.BAD_FORMAT, "currency", f"currency must be text of at most {MAX_CURRENCY} characters"))
+    if "started" in data and _started(data["started"]) is None:
+        problems.append(Problem(Code.BAD_FORMAT, "started", "started must be an ISO 8601 date-time with its offset, "
+                                                            "such as 2026-11-29T19:30:00+03:00"))
     if "players" in data:
         why = check_players(data["players"])
         if why:
@@ -131,6 +148,15 @@ def _top_problems(data: dict[str, Any]) -> list[Problem]:
         elif data.get("first_dealer", data["players"][0]) not in data["players"]:
             problems.append(Problem(Code.BAD_PLAYERS, "first_dealer", "first_dealer must be one of the players"))
     return problems
+
+
+def _started(value: object) -> datetime | None:
+    """An ISO 8601 date-time with its offset, or None for anything else (a date alone, no offset)."""
+    try:
+        started = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    return started if started is not None and started.utcoffset() is not None else None
 
 
 def _read_rules(data: object, problems: list[Problem]) -> Rules | None:
@@ -208,9 +234,10 @@ def deal_to_json(deal: Deal, players: tuple[str, ...] | list[str]) -> dict[str, 
 
 
 def to_json(pulka: Pulka) -> dict[str, Any]:
-    """The `pulya/1` object: rules as the preset plus what differs from it."""
-    return {
-        "format": FORMAT,
+    """The `pulya/1` object: rules as the preset plus what differs from it; name, currency, started when known."""
+    described = {"name": pulka.name, "currency": pulka.currency,
+                 "started": pulka.started.isoformat() if pulka.started else None}
+    return {"format": FORMAT} | {key: value for key, value in described.items() if value is not None} | {
         "players": list(pulka.players),
         "first_dealer": pulka.players[pulka.first_dealer],
         "rules": pulka.rules.overrides(),

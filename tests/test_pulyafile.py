@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from scorekeeper.pulyafile import FileError, parse, result_json
+from scorekeeper.pulyafile import FileError, dumps, loads, parse, result_json, to_json
 
 
 def pulka(**top) -> dict:
@@ -40,3 +41,52 @@ def test_halves_are_json_numbers():
          "tricks": {"A": 10, "B": 0, "C": 0}}])
     gora = result_json(parse(data))["sheet"]["gora"]
     assert gora == {"A": 0, "B": 1.5, "C": 1.5} and json.dumps(gora) == '{"A": 0, "B": 1.5, "C": 1.5}'
+
+
+# ---- name, currency, started: describing the pulka, not scored (FORMAT.md §1)
+
+DESCRIBED = {"name": "Friday at Vera's", "currency": "₽", "started": "2026-11-29T19:30:00+03:00"}
+DEALS = [{"type": "raspasy", "tricks": {"A": 0, "B": 4, "C": 6}},
+         {"type": "game", "declarer": "C", "contract": "6S", "whist": {"A": "pass", "B": "pass"}}]
+
+
+def test_name_currency_and_started_are_read():
+    read = parse(pulka(**DESCRIBED))
+    assert (read.name, read.currency) == ("Friday at Vera's", "₽")
+    assert read.started == datetime(2026, 11, 29, 19, 30, tzinfo=timezone(timedelta(hours=3)))
+
+
+def test_they_are_optional():
+    read = parse(pulka())
+    assert (read.name, read.currency, read.started) == (None, None, None)
+
+
+@pytest.mark.parametrize("key,value", [
+    ("name", "x" * 80), ("name", "Ночь"), ("currency", ""), ("currency", "EUR"), ("currency", "12345678"),
+    ("started", "2026-11-29T19:30:00Z"), ("started", "2026-11-29T19:30:00.250-05:30"),
+])
+def test_values_in_their_domain(key, value):
+    assert getattr(parse(pulka(**{key: value})), key) is not None
+
+
+@pytest.mark.parametrize("key,value", [
+    ("name", ""), ("name", "   "), ("name", "x" * 81), ("name", 5), ("name", None), ("name", ["Friday"]),
+    ("currency", "x" * 9), ("currency", None), ("currency", 1),
+    ("started", "2026-11-29T19:30:00"),  # no offset
+    ("started", "2026-11-29"),  # a date, not a date-time
+    ("started", "2026-13-01T19:30:00+03:00"), ("started", "last Friday"), ("started", 1764433800), ("started", None),
+])
+def test_a_wrong_type_length_or_format_is_bad_format_on_that_field(key, value):
+    assert error(pulka(**{key: value}))[:2] == ("bad_format", key)
+
+
+def test_replay_ignores_them():
+    assert result_json(parse(pulka(deals=DEALS, **DESCRIBED))) == result_json(parse(pulka(deals=DEALS)))
+
+
+def test_written_when_set_and_read_back():
+    read = parse(pulka(deals=DEALS, **DESCRIBED))
+    data = to_json(read)
+    assert {key: data[key] for key in DESCRIBED} == DESCRIBED
+    assert parse(data) == read and dumps(loads(dumps(read))) == dumps(read)
+    assert set(to_json(parse(pulka(deals=DEALS)))) == {"format", "players", "first_dealer", "rules", "deals"}
