@@ -9,10 +9,11 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
-from .engine import Code, Problem
-from .pulyafile import FileError, Pulka, loads, result_json
+from . import __version__
+from .engine import Code, Problem, Replay
+from .pulyafile import FileError, Pulka, literal_text, loads, result_json
+from .render.text import decimal, points, signed
 
 
 def _read(path: str) -> bytes:
@@ -22,40 +23,33 @@ def _read(path: str) -> bytes:
         return handle.read()
 
 
-def _number(value: Any) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
 def _one_line(text: str) -> str:
     """Control characters from the file (a key or a name with a newline) escaped, so the error stays one line."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def format_result(pulka: Pulka, data: dict[str, Any]) -> str:
+def format_result(pulka: Pulka, replayed: Replay) -> str:
     """The replay result for people: the sheet, the balances, who pays whom."""
-    players = data["players"]
-    sheet, settlement = data["sheet"], data["settlement"]
-    rules = data["rules"]
-    width = max(8, *(len(p) for p in players)) + 2
+    names, rules, sheet = pulka.players, pulka.rules, replayed.sheet
+    settlement = pulka.settle(replayed)
+    width = max(8, *(len(name) for name in names)) + 2
     lines = [
-        f"Pulka of {', '.join(players)}: {rules['preset']} rules, pulya {rules['pulya_size']}, "
-        f"whist price {_number(rules['whist_price'])}, {len(data['deals'])} deals",
+        f"Pulka of {', '.join(names)}: {rules.preset} rules, pulya {rules.pulya_size}, "
+        f"whist price {decimal(rules.whist_price)}, {len(replayed.results)} deals",
         "",
-        "".ljust(width) + "pulya".rjust(7) + "gora".rjust(7) + "   whists on " + "".join(p.rjust(width) for p in players),
+        "".ljust(width) + "pulya".rjust(7) + "gora".rjust(7) + "   whists on " + "".join(p.rjust(width) for p in names),
     ]
-    for name in players:
-        whists = "".join(("—" if other == name else _number(sheet["whists"][name][other])).rjust(width)
-                         for other in players)
-        lines.append(name.ljust(width) + _number(sheet["pulya"][name]).rjust(7)
-                     + _number(sheet["gora"][name]).rjust(7) + "            " + whists)
-    replayed = pulka.replay()
-    state = "finished" if data["finished"] else f"not finished; next to deal: {players[replayed.sheet.dealer]}"
+    for i, name in enumerate(names):
+        whists = "".join(("—" if j == i else points(sheet.whists[i][j])).rjust(width) for j in range(len(names)))
+        lines.append(name.ljust(width) + points(sheet.pulya[i]).rjust(7) + points(sheet.gora[i]).rjust(7)
+                     + "            " + whists)
+    state = "finished" if sheet.finished else f"not finished; next to deal: {names[sheet.dealer]}"
     lines += ["", f"The pulka is {state}.", "", "Balance (whists, money):"]
-    for name in players:
-        lines.append(f"  {name.ljust(width)}{settlement['balance'][name]:+10.2f}{settlement['money'][name]:+12.2f}")
+    for name, balance, money in zip(names, settlement.balance, settlement.money):
+        lines.append(f"  {name.ljust(width)}{signed(balance).rjust(10)}{signed(money).rjust(12)}")
     lines.append("")
-    if settlement["transfers"]:
-        lines += [f"  {t['from']} pays {t['to']} {t['amount']:.2f}" for t in settlement["transfers"]]
+    if settlement.transfers:
+        lines += [f"  {names[t.payer]} pays {names[t.payee]} {t.amount:.2f}" for t in settlement.transfers]
     else:
         lines.append("  Nobody owes anybody.")
     return "\n".join(lines)
@@ -79,10 +73,11 @@ def replay_command(args: argparse.Namespace) -> int:
         try:
             text = _read(args.file)
         except OSError as error:
-            raise FileError(Problem(Code.BAD_JSON, "", f"cannot read {args.file}: {error.strerror}")) from None
+            reason = literal_text(f"cannot read {args.file}: {error.strerror}")
+            raise FileError(Problem(Code.BAD_JSON, "", reason)) from None
         pulka = loads(text)
         with _gc_paused():
-            data = result_json(pulka)
+            replayed = pulka.replay()
     except FileError as error:
         problem = error.problem
         where = f"field {problem.field}" if problem.field else "the file"
@@ -91,9 +86,9 @@ def replay_command(args: argparse.Namespace) -> int:
             print(json.dumps(error.to_json(), ensure_ascii=False))
         return 2
     if args.json:
-        print(json.dumps(data, ensure_ascii=False))
+        print(json.dumps(result_json(pulka, replayed), ensure_ascii=False))
     else:
-        print(format_result(pulka, data))
+        print(format_result(pulka, replayed))
     return 0
 
 
@@ -128,6 +123,7 @@ def db_upgrade_command(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorekeeper", description="The electronic pulya for Preferans.")
+    parser.add_argument("--version", action="version", version=f"scorekeeper {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="score a pulka file (pulya/1) and settle it")
     replay.add_argument("file", help="the pulka file, or - for standard input")

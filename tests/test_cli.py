@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.pulyafile import dumps, loads
+import scorekeeper
+from scorekeeper import cli
+from scorekeeper.pulyafile import Pulka, dumps, loads, result_json
 
 EXAMPLES = Path(__file__).parent / "data" / "sochi_examples.json"
 
@@ -59,3 +61,46 @@ def test_missing_file_is_an_error_not_a_traceback(tmp_path):
 def test_export_import_export_is_identical():
     first = dumps(loads(EXAMPLES.read_text()))
     assert dumps(loads(first)) == first
+
+
+def test_version():
+    done = run("--version")
+    assert done.returncode == 0 and done.stdout == f"scorekeeper {scorekeeper.__version__}\n"
+
+
+def test_json_output_is_the_result_object_exactly():
+    done = run("replay", "-", "--json", stdin=EXAMPLES.read_text())
+    assert done.stdout == json.dumps(result_json(loads(EXAMPLES.read_text())), ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize("flag", [(), ("--json",)])
+def test_the_pulka_is_replayed_and_settled_once(monkeypatch, capsys, flag):
+    calls = {"replay": 0, "settle": 0}
+    for name in calls:
+        def counted(self, *args, _name=name, _method=getattr(Pulka, name)):
+            calls[_name] += 1
+            return _method(self, *args)
+        monkeypatch.setattr(Pulka, name, counted)
+    assert cli.main(["replay", str(EXAMPLES), *flag]) == 0
+    assert calls == {"replay": 1, "settle": 1}
+    assert capsys.readouterr().out
+
+
+def test_numbers_are_written_as_on_the_pages():
+    # Rostov 8 made with two whisters who took nothing, q1_responsible split: 1½ gora each (§5.3, §14)
+    data = {"format": "pulya/1", "players": ["A", "B", "C"], "first_dealer": "C",
+            "rules": {"preset": "rostov", "q1_responsible": "split"},
+            "deals": [{"type": "game", "declarer": "A", "contract": "8H", "whist": {"B": "whist", "C": "whist"},
+                       "tricks": {"A": 10, "B": 0, "C": 0}}]}
+    done = run("replay", "-", stdin=json.dumps(data))
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line.split()[1:3] for line in done.stdout.splitlines()[3:6]}
+    assert rows == {"A": ["6", "0"], "B": ["0", "1½"], "C": ["0", "1½"]}
+    # Net_B = 10 × (1 − 1½) + 10 × (0 − 2) = −25 (§15): a minus sign, as on the pages
+    assert ["B", "−25.00", "−25.00"] in [line.split() for line in done.stdout.splitlines()]
+
+
+def test_an_unreadable_path_with_braces_stays_one_line(tmp_path):
+    done = run("replay", str(tmp_path / "{0}.json"))
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert "{0}.json" in done.stderr and "Traceback" not in done.stderr
