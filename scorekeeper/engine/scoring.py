@@ -171,7 +171,8 @@ class Tally:
             return self._checked_ten(declarer, tricks, contract, (first, second), sits_out)
 
         # In defender order, not the order they were entered: the second whister answers on an 8-10 (§5.3).
-        whisters = [seat for seat in (first, second) if seat in deal.whisters]
+        said = deal.whisters
+        whisters = [seat for seat in (first, second) if seat in said]
         if not whisters:
             self.write_pulya(declarer, price, f"{d} plays {name}, both defenders pass: pulya +{price}")
             if deal.whist is not None and deal.whist[second] == Word.HALF:
