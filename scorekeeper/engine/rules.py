@@ -107,7 +107,7 @@ class Parameter:
     length: int | None = None
 
     def parse(self, value: object) -> Value:
-        """The canonical value, or ValueError with a message naming the domain."""
+        """The canonical value, or ValueError whose message, a template safe for `Problem`, names the domain."""
         parser = _PARSERS[self.kind]
         result = parser(self, value)
         if result is None:
@@ -267,7 +267,7 @@ PARAMETER = {p.name: p for p in PARAMETERS}
 
 @dataclass(frozen=True)
 class Rules:
-    """One resolved rule set. Build it with `Rules.of(preset, **overrides)`."""
+    """One resolved rule set: `Rules.from_dict` from JSON data, `Rules.of(preset, **overrides)` in code."""
 
     preset: Preset
     pulya_size: int

@@ -297,8 +297,8 @@ class Tally:
         At 4 players under `raspasy_dealer: talon` the fewest is sought among the three
         active players only: the dealer who sits out never writes raspasy whists, and the
         tricks his talon won (he is in `taken`) are written on him like anyone's (§14,
-        `raspasy_whists_per_trick`). When the three active players tie, none has fewest
-        and nobody writes (rules.md does not say otherwise; only the talon makes it possible).
+        `raspasy_whists_per_trick`). When the three active players tie (3-3-3 beside a talon
+        trick) none has fewest and nobody writes: rules.md does not cover that case.
         """
         per = self.rules.raspasy_whists_per_trick
         fewest = min(taken[seat] for seat in active)
