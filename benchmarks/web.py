@@ -141,6 +141,32 @@ def throughput(port: int, path: str, clients: int, seconds: float) -> float:
     return sum(counts) / max(elapsed, seconds)
 
 
+def uncached_sheet(env: dict[str, str], pid: str, requests: int) -> list[float]:
+    """The sheet page from a second server on the same database with the whole-page cache off
+    (FLASK_PAGE_CACHE=false): what every request would cost if each one rendered the template."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)], env=env | {"FLASK_PAGE_CACHE": "false"})
+    try:
+        client = wait_for(port)
+        for _ in range(20):
+            client.request("GET", f"/p/{pid}")
+        return [client.timed("GET", f"/p/{pid}") for _ in range(requests)]
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def wait_for(port: int) -> Client:
+    for _ in range(100):
+        client = Client(port)
+        try:
+            client.request("GET", "/_minimal")
+            return client
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"the server on port {port} did not start")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--requests", type=int, default=300, help="sequential requests per latency figure")
@@ -157,14 +183,7 @@ def main() -> int:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL",)} | {"SCOREKEEPER_INSTANCE": instance}
     server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)], env=env)
     try:
-        client = Client(port)
-        for _ in range(100):
-            try:
-                client.request("GET", "/_minimal")
-                break
-            except OSError:
-                client = Client(port)
-                time.sleep(0.1)
+        client = wait_for(port)
         status, data = client.request("POST", "/api/v1/import", pulka_file(100).encode(), "application/json")
         assert status == 201, data
         pulka = json.loads(data)
@@ -178,6 +197,7 @@ def main() -> int:
         minimal = [client.timed("GET", "/_minimal") for _ in range(args.requests)]
         sheet = [client.timed("GET", f"/p/{pid}") for _ in range(args.requests)]
         sheet_api = [client.timed("GET", f"/api/v1/pulkas/{pid}/sheet") for _ in range(args.requests)]
+        sheet_uncached = uncached_sheet(env, pid, args.requests)
 
         # Entering a deal through the form, as a phone does (CSRF token from the page), then undoing it
         # (not timed) so every entry is deal 101 on a 100-deal pulka.
@@ -202,6 +222,7 @@ def main() -> int:
         print("\nlatency, one client:")
         print(f"  minimal route           {summary(minimal)}")
         print(f"  sheet page              {summary(sheet)}")
+        print(f"  sheet page, rendered    {summary(sheet_uncached)}   (without the page cache: why it stays)")
         print(f"  sheet (API)             {summary(sheet_api)}")
         print(f"  enter a deal (form)     {summary(entry_form)}")
         print(f"  enter a deal (API)      {summary(entry_api)}")

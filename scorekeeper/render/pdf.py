@@ -9,8 +9,6 @@ that looks like a URL or an <img> is escaped text and never leaves the machine.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
@@ -20,20 +18,10 @@ from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
 from ..engine import Column, Replay, Rules, Settlement, settle
+from ..resources import STATIC_DIR, TEMPLATES_DIR
 from .svg import sheet_svg
-from .text import decimal, describe, points, signed
+from .text import decimal, describe, filename, points, signed
 
-_PACKAGE = Path(__file__).resolve().parent.parent
-
-
-def _resource(name: str) -> Path:
-    """An installed wheel carries static/ and templates/ inside the package; a checkout has them beside it."""
-    installed = _PACKAGE / name
-    return installed if installed.is_dir() else _PACKAGE.parent / name
-
-
-STATIC_DIR = _resource("static")
-TEMPLATES_DIR = _resource("templates")
 FONTS = {"regular": STATIC_DIR / "fonts" / "DejaVuSans.ttf", "bold": STATIC_DIR / "fonts" / "DejaVuSans-Bold.ttf"}
 
 
@@ -65,22 +53,8 @@ def make_url_fetcher(root: Path = STATIC_DIR):
     return StaticFetcher(allowed_protocols=("file", "data"), allow_redirects=False)
 
 
-# -- names ------------------------------------------------------------------------
-
-_CYRILLIC = dict(zip(
-    "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
-    ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t", "u",
-     "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"],
-))
-
-
 def pdf_filename(title: str, created: date | datetime) -> str:
-    """`pulka-u-ani-2025-03-08.pdf`: ASCII only, safe in any Content-Disposition header."""
-    text = "".join(_CYRILLIC.get(ch, ch) for ch in title.lower())
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:60].strip("-") or "pulka"
-    day = created.date() if isinstance(created, datetime) else created
-    return f"{slug}-{day.isoformat()}.pdf"
+    return filename(title, created, "pdf")
 
 
 # -- the document ------------------------------------------------------------------

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from html import escape
 
 from ..engine import Column, Replay, Rules
-from .text import decimal, points
+from .text import chain, decimal, points
 
 # Clockwise round the table, so a sector's left neighbour is the next position.
 POSITIONS = {3: ("bottom", "left", "right"), 4: ("bottom", "left", "top", "right")}
@@ -312,7 +312,7 @@ def sheet_svg(players: Sequence[str], rules: Rules, replay: Replay, *, orientati
         table_angle = TABLE_ANGLE[position]
         angle = table_angle if orientation == "table" else 0
         name_angle = table_angle if orientation == "table" else -90 if table_angle % 180 else 0
-        closed = sheet.pulya[seat] >= rules.pulya_size
+        closed = seat in sheet.closed(rules)
         parts.append(f'<g class="sector" data-seat="{seat}" data-player="{escape(name)}" '
                      f'data-side="{position}" data-closed="{str(closed).lower()}">')
         label = name + (" ✓" if closed else "")
@@ -336,8 +336,7 @@ def _words(text: str) -> list[str]:
 
 
 def _band(box: Box, angle: int, values: list, attrs: str) -> str:
-    chain = ".".join(points(v) for v in values)
-    attrs = f'{attrs} data-chain="{escape(chain)}"'
+    attrs = f'{attrs} data-chain="{escape(chain(values))}"'
     if not values:
         return f'<g class="band" {attrs} data-box="{_n(box.x0)} {_n(box.y0)} {_n(box.x1)} {_n(box.y1)}"></g>'
     return _text_block(box, angle, _chain_pieces(values), "band", attrs,

@@ -1,8 +1,12 @@
-"""How numbers and deals are written on the sheet, the pages and the PDF: one place for all three."""
+"""How numbers, deals and file names are written on the sheet, the pages, the PDF and the command
+line: one place for all of them."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
+from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 
@@ -37,6 +41,22 @@ def signed(value: int | Fraction | Decimal) -> str:
     return (MINUS if value < 0 else "+" if value > 0 else "") + text
 
 
+def chain(values: Sequence[int | Fraction]) -> str:
+    """Running totals as paper writes them: 2.6.10 (empty when nothing was written)."""
+    return ".".join(points(v) for v in values)
+
+
+def amount(value: Decimal | int, currency: str = "", sign: bool = False) -> str:
+    """Money and balances to the cent: 263.33, −1.50, +4.00 ₽."""
+    value = Decimal(value).quantize(Decimal("0.01"))
+    text = f"{abs(value):.2f}"
+    if value < 0:
+        text = MINUS + text
+    elif sign and value > 0:
+        text = "+" + text
+    return f"{text} {currency}".rstrip()
+
+
 def decimal(value: Decimal) -> str:
     """0.5, 1, 10: a rule's money value without trailing zeros or exponent."""
     return format(value.normalize(), "f")
@@ -58,3 +78,19 @@ def describe(deal: Deal, names: Sequence[str], k: int = 0) -> str:
         if deal.open:
             text += " (open)"
     return f"{text}; tricks {tricks}" if tricks else text
+
+
+_CYRILLIC = dict(zip(
+    "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+    ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t", "u",
+     "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya"],
+))
+
+
+def filename(title: str, day: date | datetime, ext: str) -> str:
+    """`pulka-u-ani-2025-03-08.pdf`: ASCII only, safe in any Content-Disposition header."""
+    text = "".join(_CYRILLIC.get(ch, ch) for ch in title.lower())
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:60].strip("-") or "pulka"
+    day = day.date() if isinstance(day, datetime) else day
+    return f"{slug}-{day.isoformat()}.{ext}"

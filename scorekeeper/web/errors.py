@@ -1,65 +1,101 @@
-"""A refused request: the status, the engine's problem code and where it applies.
+"""Refusals as HTTP: one table from error code to status, and the app's error pages and bodies.
 
-Pages show it on the form fields, the API returns it as the 4xx body; either
-way nothing was stored.
+Every refusal the app gives has a code of this table (the OpenAPI document
+lists them from it); nothing was stored when one is answered.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from ..engine import Problem, PulkaError
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from ..engine import Code
+from .domain import Fault, Refused
+
+STATUS: dict[str, int] = {
+    Code.BAD_JSON.value: 400,
+    Code.BAD_FORMAT.value: 400,
+    "bad_request": 400,
+    "csrf": 400,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "version_conflict": 409,
+    "rules_frozen": 409,
+    "no_deals": 409,
+    "too_large": 413,
+    "unsupported_media_type": 415,
+    # Every other problem of the engine: the request was understood, and the rules refuse it.
+    **{code.value: 422 for code in Code if code not in (Code.BAD_JSON, Code.BAD_FORMAT)},
+    "server_error": 500,
+}
+
+# Werkzeug's own refusals (a URL that does not exist, a body too large ...) by their status.
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "too_large",
+              415: "unsupported_media_type", 500: "server_error"}
+TITLES = {400: "Bad request", 404: "Not found", 405: "Not allowed", 409: "Conflict", 413: "Too large",
+          415: "Not JSON", 422: "Refused", 500: "Something went wrong"}
+MESSAGES = {
+    "not_found": "There is no such page here.",
+    "method_not_allowed": "This address does not take that request.",
+    "too_large": "The request is too large.",
+    "csrf": "The form had expired or came from elsewhere. Go back, reload the page and try again.",
+    # Every write is one transaction, rolled back when it fails: nothing half-written remains.
+    "server_error": "Something went wrong on our side. Nothing was saved; please try again.",
+}
 
 
-class Refused(Exception):
-    def __init__(self, status: int, code: str, message: str, field: str = "", deal: int | None = None,
-                 problems: Sequence[dict[str, Any]] = (), general: bool = False):
-        super().__init__(message)
-        # A problem in another deal than the form's: shown above the form, not on its fields.
-        self.general = general
-        self.status = status
-        self.code = code
-        self.message = message
-        self.field = field
-        self.deal = deal
-        # Every problem of the refused deal, so a form can mark each field.
-        self.problems = list(problems) or [{"code": code, "field": field, "deal": deal, "message": message}]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "field": self.field, "deal": self.deal, "message": self.message},
-                "problems": self.problems}
-
-    def field_errors(self) -> dict[str, list[str]]:
-        if self.general:
-            return {"": [self.message]}
-        errors: dict[str, list[str]] = {}
-        for problem in self.problems:
-            errors.setdefault(problem["field"] or "", []).append(problem["message"])
-        return errors
+def status(error: Refused) -> int:
+    return STATUS[error.code]
 
 
-class NotFound(Refused):
-    def __init__(self, what: str = "pulka"):
-        super().__init__(404, "not_found", f"there is no such {what}")
+def body(error: Refused) -> dict[str, Any]:
+    """The JSON body of a refusal: the first problem, and every problem so a client can mark each field."""
+    return {"error": _fault(Fault(error.code, error.field, error.message, error.deal)),
+            "problems": [_fault(f) for f in error.faults]}
 
 
-def problem_json(problem: Problem, names: Sequence[str]) -> dict[str, Any]:
-    # Field messages are shown beside the field, so without the "deal 3:" prefix.
-    return {"code": problem.code.value, "field": problem.field, "deal": problem.deal,
-            "message": problem.message.format(*names)}
+def _fault(fault: Fault) -> dict[str, Any]:
+    return {"code": fault.code, "field": fault.field, "deal": fault.deal, "message": fault.message}
 
 
-def refused_from(error: PulkaError, names: Sequence[str], focus: int | None = None, what: str = "",
-                 shift: int | None = None) -> Refused:
-    """The engine's refusal. `focus` is the deal being written; a problem in another deal means the
-    change breaks that later deal, and the message names it. After deleting deal `shift` the replayed
-    deals from there on are numbered one lower: the message uses the numbers people see now."""
-    first = error.problems[0]
-    number = first.deal + 1 if shift is not None and first.deal is not None and first.deal >= shift else first.deal
-    problems = [problem_json(p, names) | {"deal": number} for p in error.problems]
-    if focus is not None and number == focus:
-        return Refused(422, first.code.value, first.text(names), first.field, number, problems)
-    text = f"deal {number}: {first.message.format(*names)}"
-    message = f"{what or 'This change'} would make deal {number} invalid ({text}); nothing was changed"
-    return Refused(422, first.code.value, message, "", number, problems, general=True)
+def field_errors(error: Refused, rename=lambda field: field) -> dict[str, list[str]]:
+    """Messages by the form field they belong on ("" above the form)."""
+    if error.general:
+        return {"": [error.message]}
+    errors: dict[str, list[str]] = {}
+    for fault in error.faults:
+        errors.setdefault(rename(fault.field), []).append(fault.message)
+    return errors
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def respond(error: Refused):
+    code = status(error)
+    if _wants_json():
+        return jsonify(body(error)), code
+    return render_template("error.html", status=code, title=TITLES.get(code, "Error"), message=error.message), code
+
+
+def register(app: Flask) -> None:
+    """Every refusal, whoever raises it, answers in the app's look (pages) or as a JSON error (the API)."""
+
+    def general(code: str, message: str = ""):
+        return respond(Refused(message or MESSAGES.get(code, code), code=code))
+
+    app.register_error_handler(Refused, respond)
+    app.register_error_handler(CSRFError, lambda error: general("csrf"))
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        code = HTTP_CODES.get(error.code or 500, "bad_request" if (error.code or 500) < 500 else "server_error")
+        return general(code, MESSAGES.get(code) or error.description or error.name)
+
+    @app.errorhandler(500)
+    def server_error(error: Exception):
+        return general("server_error")

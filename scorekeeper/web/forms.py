@@ -1,50 +1,68 @@
-"""HTML forms (Flask-WTF gives them CSRF). Fields are lenient on purpose: the engine validates,
-so a form and the API refuse the same input with the same words."""
+"""The HTML forms (Flask-WTF gives them CSRF) and how their fields become engine objects.
+
+Fields are lenient on purpose: text that is not a number stays text, so the
+engine refuses it and names it in its own words, the same words the API and
+the pulka file get. Only the page's version is checked here.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import BooleanField, HiddenField, SelectMultipleField, StringField, TextAreaField
-from wtforms.widgets import CheckboxInput, ListWidget
+from wtforms import BooleanField, Field, HiddenField, SelectMultipleField, StringField, TextAreaField
+from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
-from .. import pulyafile
-from ..engine import PARAMETERS, PRESETS, Kind, Preset, Rules, RulesError
-from ..engine.rules import json_value
-from .errors import Refused
+from ..engine import (PARAMETERS, PRESETS, Contract, Deal, DealType, Kind, Parameter, Preset, Rules, Sheet, defenders,
+                      json_value)
+from .domain import Refused
 
 MAIN_PARAMETERS = ("pulya_size", "whist_price")
 ADVANCED = tuple(p for p in PARAMETERS if p.name not in MAIN_PARAMETERS)
 SEATS = range(4)
 
 
-class DealForm(FlaskForm):
-    """Seats are numbers; w<seat> is a defender's word and t<seat> his tricks."""
-
-    version = HiddenField()
-    type = StringField(default="game")
-    declarer = StringField()
-    level = StringField()
-    strain = StringField()
-    open = StringField(default="closed")
-
-    def deal_data(self) -> dict[str, Any]:
-        return {name: field.data for name, field in self._fields.items() if name not in ("csrf_token", "version")}
+def whole_number(text: object) -> int | str | None:
+    """'' → None, '7' → 7; anything else stays text so that the engine names it in its message."""
+    text = str(text or "").strip()
+    if not text:
+        return None
+    # At most 18 digits: a longer number is no count or version, and int() of thousands of digits is slow.
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else text
 
 
-for _seat in SEATS:
-    setattr(DealForm, f"w{_seat}", StringField())
-    setattr(DealForm, f"t{_seat}", StringField())
+class VersionField(Field):
+    """The pulka version the page showed: a write on a pulka that changed since is refused."""
+
+    widget = HiddenInput()
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        value = whole_number(valuelist[0] if valuelist else "")
+        if isinstance(value, str):
+            raise ValueError("version must be a whole number")
+        self.data = value
+
+    def _value(self) -> str:
+        return "" if self.data is None else str(self.data)
 
 
-class ConfirmForm(FlaskForm):
+class VersionedForm(FlaskForm):
+    version = VersionField()
+
+    def expected(self, default: int | None = None) -> int | None:
+        """The version to write against; Refused when the field was sent but is not a version."""
+        if self.version.errors or not self.validate():
+            field, messages = next(iter(self.errors.items()))
+            raise Refused(messages[0], field)
+        return self.version.data if self.version.data is not None else default
+
+
+class ConfirmForm(VersionedForm):
     """Undo and delete: nothing but the CSRF token and the version the page showed."""
-
-    version = HiddenField()
 
 
 class ImportForm(FlaskForm):
@@ -53,13 +71,92 @@ class ImportForm(FlaskForm):
     text = TextAreaField()
 
 
+# -- a deal ---------------------------------------------------------------------------------------
+
+
+class DealForm(VersionedForm):
+    """Seats are numbers; w<seat> is a defender's word and t<seat> his tricks."""
+
+    type = StringField(default="game")
+    declarer = StringField()
+    level = StringField()
+    strain = StringField()
+    open = StringField(default="closed")
+
+    def fields(self) -> dict[str, Any]:
+        return {name: field.data for name, field in self._fields.items() if name not in ("csrf_token", "version")}
+
+
+for _seat in SEATS:
+    setattr(DealForm, f"w{_seat}", StringField())
+    setattr(DealForm, f"t{_seat}", StringField())
+
+
+def _tricks(fields: Mapping[str, Any], seats: tuple[int, ...], talon_seat: int | None = None) -> dict[int, Any] | None:
+    """The tricks of `seats`; when exactly one is left blank it is 10 − the rest, as players count."""
+    values = {seat: whole_number(fields.get(f"t{seat}")) for seat in seats}
+    talon = whole_number(fields.get(f"t{talon_seat}")) if talon_seat is not None else None
+    blank = [seat for seat, value in values.items() if value is None]
+    counts = [value for value in values.values() if isinstance(value, int)]
+    if len(blank) == 1 and len(counts) == len(seats) - 1:
+        rest = 10 - sum(counts) - (talon if isinstance(talon, int) else 0)
+        if 0 <= rest <= 10:
+            values[blank[0]] = rest
+    tricks = {seat: value for seat, value in values.items() if value is not None}
+    if talon_seat is not None and talon is not None and talon != 0:
+        tricks[talon_seat] = talon
+    return tricks or None
+
+
+def deal_from_fields(fields: Mapping[str, Any], sheet: Sheet, rules: Rules) -> Deal:
+    """The deal form's fields (type, declarer, level, strain, w<seat>, open, t<seat>) as the deal written
+    after `sheet`. Only what this deal needs is read, so a hidden field never counts."""
+    kind = fields.get("type") or DealType.GAME.value
+    if kind not in DealType.__members__.values():
+        raise Refused("choose a game, misère or raspasy", "type")
+    kind = DealType(kind)
+    active = sheet.active
+    if kind is DealType.RASPASY:
+        return Deal(kind, tricks=_tricks(fields, active, sheet.talon_seat(rules)))
+    declarer = whole_number(fields.get("declarer"))
+    declarer = declarer if isinstance(declarer, int) else None
+    if kind is DealType.MISERE:
+        taken = whole_number(fields.get(f"t{declarer}")) if declarer is not None else None
+        return Deal(kind, declarer, tricks=None if taken is None else {declarer: taken})
+    contract = Contract.parse(f"{fields.get('level') or ''}{fields.get('strain') or ''}")
+    whist = None
+    if not rules.checked_ten(contract):
+        whist = {}
+        if declarer in active:
+            whist = {seat: word for seat in defenders(active, declarer) if (word := fields.get(f"w{seat}"))}
+    words = Deal(kind, declarer, contract, whist)
+    tricks = _tricks(fields, active) if words.played(rules) else None
+    return Deal(kind, declarer, contract, whist, tricks, len(words.whisters) == 1 and fields.get("open") == "open")
+
+
+def fields_of(deal: Deal) -> dict[str, str]:
+    """The form fields that enter `deal` again (the edit form starts from them)."""
+    fields = {"type": deal.type.value, "open": "open" if deal.open else "closed"}
+    if deal.declarer is not None:
+        fields["declarer"] = str(deal.declarer)
+    if deal.contract is not None:
+        fields["level"], fields["strain"] = str(deal.contract.level), deal.contract.strain.value
+    for seat, word in (deal.whist or {}).items():
+        fields[f"w{seat}"] = str(word)
+    for seat, count in (deal.tricks or {}).items():
+        fields[f"t{seat}"] = str(count)
+    return fields
+
+
+# -- a pulka's settings ---------------------------------------------------------------------------
+
+
 def _checkboxes(**kwargs: Any) -> SelectMultipleField:
     return SelectMultipleField(widget=ListWidget(prefix_label=False), option_widget=CheckboxInput(),
                                validate_choice=False, **kwargs)
 
 
-class PulkaForm(FlaskForm):
-    version = HiddenField()
+class PulkaForm(VersionedForm):
     name = StringField()
     player0 = StringField()
     player1 = StringField()
@@ -74,50 +171,42 @@ class PulkaForm(FlaskForm):
     whist_price = StringField(default="1")
     currency = StringField(default="₽")
 
+    def fill(self, name: str, currency: str, players: tuple[str, ...], first_dealer: int, rules: Rules) -> None:
+        """Show settings in the fields (a GET)."""
+        self.name.data, self.currency.data, self.first_dealer.data = name, currency, str(first_dealer)
+        for seat, player in enumerate(players):
+            getattr(self, f"player{seat}").data = player
+        self.fill_rules(rules)
+
     def fill_rules(self, rules: Rules) -> None:
-        """Show `rules` in the fields (a GET, or after a preset change)."""
         self.preset.data = self.shown_preset.data = rules.preset.value
         self.pulya_size.data = str(rules.pulya_size)
         self.whist_price.data = text_of(rules.whist_price)
         for p in ADVANCED:
             getattr(self, f"p_{p.name}").data = field_value(p, getattr(rules, p.name))
 
-    def players(self) -> list[str]:
-        return [name for i in SEATS if (name := (getattr(self, f"player{i}").data or "").strip())]
+    def names_and_currency(self) -> dict[str, object]:
+        """What may change after the first deal; a blank name keeps the pulka's."""
+        data: dict[str, object] = {"currency": (self.currency.data or "").strip()}
+        if name := (self.name.data or "").strip():
+            data["name"] = name
+        return data
 
-    def read(self) -> tuple[dict[str, Any], dict[str, list[str]]]:
-        """The pulka's settings from the fields, and the errors by field name."""
-        errors: dict[str, list[str]] = {}
-        players = self.players()
-        why = pulyafile.check_players(players)
-        if why:
-            errors["players"] = [why]
-        first = (self.first_dealer.data or "0").strip()
-        if not first.isdigit() or (not why and int(first) >= len(players)):
-            errors["first_dealer"] = ["the first dealer must be one of the players"]
-        name = (self.name.data or "").strip()
-        if len(name) > 80:
-            errors["name"] = ["a name has at most 80 characters"]
-        currency = (self.currency.data or "").strip()
-        if len(currency) > 8:
-            errors["currency"] = ["a currency has at most 8 characters"]
-        rules = None
-        try:
-            rules = self.rules()
-        except RulesError as error:
-            for field, message in ((p.field, p.text(())) for p in error.problems):
-                errors.setdefault(field if field in MAIN_PARAMETERS or field == "preset" else f"p_{field}",
-                                  []).append(message)
-        settings = {"name": name or ("Pulka of " + ", ".join(players))[:80], "players": players,
-                    "first_dealer": int(first) if first.isdigit() else 0, "rules": rules, "currency": currency}
-        return settings, errors
+    def settings_data(self) -> dict[str, object]:
+        """Every setting as `domain.read_settings` takes it (players by name, rules as in the pulka file)."""
+        players = [name for i in SEATS if (name := (getattr(self, f"player{i}").data or "").strip())]
+        first = whole_number(self.first_dealer.data or "0")
+        return self.names_and_currency() | {
+            "players": players,
+            "first_dealer": players[first] if isinstance(first, int) and first < len(players) else None,
+            "rules": self.rules_data(),
+        }
 
-    def rules(self) -> Rules:
-        preset = self.preset.data or ""
-        shown = self.shown_preset.data if self.shown_preset.data in Preset.__members__.values() else preset
-        base = PRESETS.get(shown) if shown in Preset.__members__.values() else None
-        overrides: dict[str, Any] = {"pulya_size": _int(self.pulya_size.data),
-                                     "whist_price": _decimal(self.whist_price.data)}
+    def rules_data(self) -> dict[str, object]:
+        shown = self.shown_preset.data if self.shown_preset.data in Preset.__members__.values() else self.preset.data
+        base = PRESETS.get(Preset(shown)) if shown in Preset.__members__.values() else None
+        rules: dict[str, object] = {"preset": self.preset.data or "", "pulya_size": whole_number(self.pulya_size.data),
+                                    "whist_price": _decimal(self.whist_price.data)}
         for p in ADVANCED:
             value = parse_field(p, getattr(self, f"p_{p.name}").data)
             try:
@@ -125,13 +214,21 @@ class PulkaForm(FlaskForm):
             except ValueError:
                 same = False
             if not same:
-                overrides[p.name] = value
-        return Rules.of(preset, **overrides)
+                rules[p.name] = value
+        return rules
+
+
+def form_field(field: str) -> str:
+    """The form field that shows a settings problem's `field` (rules.whist_factor → p_whist_factor)."""
+    if not field.startswith("rules."):
+        return field
+    name = field.removeprefix("rules.")
+    return name if name in (*MAIN_PARAMETERS, "preset") else f"p_{name}"
 
 
 for _p in ADVANCED:
     if _p.kind is Kind.BOOL:
-        _field = BooleanField()
+        _field: Field = BooleanField()
     elif _p.kind is Kind.LEVELS:
         _field = _checkboxes(choices=[str(c) for c in _p.choices])
     else:
@@ -146,20 +243,12 @@ def text_of(value: Any) -> str:
     return str(value)
 
 
-def field_value(p, value: Any) -> Any:
+def field_value(p: Parameter, value: Any) -> Any:
     if p.kind is Kind.BOOL:
         return bool(value)
     if p.kind is Kind.LEVELS:
         return [str(v) for v in value]
     return text_of(value)
-
-
-def _int(text: object) -> object:
-    text = str(text or "").strip()
-    try:
-        return int(text)
-    except ValueError:
-        return text
 
 
 def _decimal(text: object) -> object:
@@ -172,29 +261,20 @@ def _decimal(text: object) -> object:
     return number if number.is_finite() else text
 
 
-def parse_field(p, data: Any) -> Any:
+def parse_field(p: Parameter, data: Any) -> Any:
     """A field's text as the JSON-like value the engine parses; text it cannot read is kept
     so that the engine's message names it."""
     if p.kind is Kind.BOOL:
         return bool(data)
     if p.kind is Kind.LEVELS:
-        return [_int(v) for v in data or []]
+        return [whole_number(v) for v in data or []]
     if p.kind is Kind.INT:
-        return _int(data)
+        return whole_number(data)
     if p.kind is Kind.INT_LIST:
-        items = [item for item in str(data or "").replace(",", " ").split() if item]
-        return [_int(item) for item in items]
+        return [whole_number(item) for item in str(data or "").replace(",", " ").split()]
     if p.kind is Kind.MONEY:
         return _decimal(data)
     if p.kind is Kind.FACTOR:
         number = _decimal(data)
         return Fraction(number) if isinstance(number, Decimal) else number
     return str(data or "")
-
-
-def refused_settings(errors: dict[str, list[str]]) -> Refused:
-    field, messages = next(iter(errors.items()))
-    code = "bad_players" if field in ("players", "first_dealer") else "bad_parameter"
-    return Refused(422, code, messages[0], field,
-                   problems=[{"code": code, "field": f, "deal": None, "message": m}
-                             for f, ms in errors.items() for m in ms])

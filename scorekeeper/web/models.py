@@ -1,4 +1,4 @@
-"""The database rows. They are never engine objects: `convert` turns them into deals and rules."""
+"""The database rows. They are never engine objects: the repository turns them into deals and rules."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, MetaData, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from .. import pulyafile
+
 # Named constraints keep Alembic migrations portable between SQLite and PostgreSQL.
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -15,6 +17,13 @@ NAMING = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
+
+
+# The sizes of the columns are the bounds of the pulka file (FORMAT.md §1): whatever a file holds fits,
+# and settings from the form and the API are checked against the same numbers.
+PLAYER_NAME_MAX = pulyafile.MAX_NAME
+PULKA_NAME_MAX = pulyafile.MAX_PULKA_NAME
+CURRENCY_MAX = pulyafile.MAX_CURRENCY
 
 
 def now() -> datetime:
@@ -31,7 +40,7 @@ class PlayerRow(Base):
     __tablename__ = "players"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(40), unique=True)
+    name: Mapped[str] = mapped_column(String(PLAYER_NAME_MAX), unique=True)
 
 
 class PulkaRow(Base):
@@ -40,9 +49,9 @@ class PulkaRow(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     # Stable across id reuse: keys the replay cache, and later share links.
     uid: Mapped[str] = mapped_column(String(32), unique=True)
-    name: Mapped[str] = mapped_column(String(80))
+    name: Mapped[str] = mapped_column(String(PULKA_NAME_MAX))
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)  # Rules.overrides(): the preset and what differs
-    currency: Mapped[str] = mapped_column(String(8), default="")
+    currency: Mapped[str] = mapped_column(String(CURRENCY_MAX), default="")
     first_dealer: Mapped[int] = mapped_column(Integer)
     # Incremented by every write: cache key today, optimistic locking for concurrent phones.
     version: Mapped[int] = mapped_column(Integer, default=1)

@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from .. import __version__
-from ..engine import Code
+from .errors import STATUS
+from .models import CURRENCY_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX
 
-NAME = {"type": "string", "minLength": 1, "maxLength": 40}
-ERROR_CODES = [c.value for c in Code] + [
-    "not_found", "version_conflict", "rules_frozen", "no_deals", "method_not_allowed", "unsupported_media_type"]
+NAME = {"type": "string", "minLength": 1, "maxLength": PLAYER_NAME_MAX}
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -21,14 +20,15 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 
 def _errors(*statuses: int) -> dict[str, Any]:
-    words = {400: "Malformed request (bad_json, bad_format)", 404: "No such pulka or deal",
-             409: "The pulka changed (version_conflict), its rules are frozen, or there is nothing to undo",
-             415: "The body is not application/json",
-             422: "Refused by the engine's rules; nothing was stored"}
-    return {str(s): _json(_ref("Error"), words[s]) for s in statuses}
+    """Each status with the error codes that answer with it (from the one table, errors.STATUS)."""
+    words = {400: "Malformed request", 404: "No such pulka or deal", 409: "The pulka is not as the request expects",
+             415: "The body is not application/json", 422: "Refused by the engine's rules; nothing was stored"}
+    return {str(s): _json(_ref("Error"), f"{words[s]}: " + ", ".join(c for c, st in STATUS.items() if st == s))
+            for s in statuses}
 
 
-PULKA_ID = {"name": "pulka_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+PULKA_ID = {"name": "uid", "in": "path", "required": True, "schema": {"type": "string"},
+            "description": "the pulka's id: random, URL-safe"}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1},
           "description": "the deal number, 1-based"}
 VERSION_QUERY = {"name": "version", "in": "query", "required": False, "schema": {"type": "integer"},
@@ -41,7 +41,7 @@ def document() -> dict[str, Any]:
             "type": "object", "required": ["error"],
             "properties": {
                 "error": {"type": "object", "required": ["code", "message"], "properties": {
-                    "code": {"type": "string", "enum": ERROR_CODES},
+                    "code": {"type": "string", "enum": list(STATUS)},
                     "field": {"type": "string", "description": "the field at fault: declarer, contract, whist, tricks, rules.<name> …"},
                     "deal": {"type": ["integer", "null"], "description": "the deal (1-based) the problem is in"},
                     "message": {"type": "string"}}},
@@ -81,13 +81,13 @@ def document() -> dict[str, Any]:
                   "properties": {"preset": {"enum": ["sochi", "leningrad", "rostov"]}},
                   "additionalProperties": True},
         "PulkaWrite": {"type": "object", "properties": {
-            "name": {"type": "string", "maxLength": 80},
+            "name": {"type": "string", "maxLength": PULKA_NAME_MAX},
             "players": {"type": "array", "items": NAME, "minItems": 3, "maxItems": 4,
                         "description": "in clockwise seating order"},
-            "first_dealer": NAME, "rules": _ref("Rules"), "currency": {"type": "string", "maxLength": 8},
+            "first_dealer": NAME, "rules": _ref("Rules"), "currency": {"type": "string", "maxLength": CURRENCY_MAX},
             "version": {"type": "integer"}}},
         "Pulka": {"type": "object", "properties": {
-            "id": {"type": "integer"}, "name": {"type": "string"}, "version": {"type": "integer"},
+            "id": {"type": "string"}, "name": {"type": "string"}, "version": {"type": "integer"},
             "players": {"type": "array", "items": NAME}, "first_dealer": NAME, "currency": {"type": "string"},
             "rules": {"type": "object", "description": "every parameter, resolved"},
             "overrides": _ref("Rules"), "deals": {"type": "integer"}, "finished": {"type": "boolean"},
@@ -131,7 +131,7 @@ def document() -> dict[str, Any]:
             "post": {"summary": "A new pulka", "requestBody": {"required": True, "content": {
                 "application/json": {"schema": _ref("PulkaWrite")}}},
                 "responses": {"201": _json(_ref("Pulka"), "created")} | _errors(400, 415, 422)}},
-        "/api/v1/pulkas/{pulka_id}": {
+        "/api/v1/pulkas/{uid}": {
             "parameters": p,
             "get": {"summary": "A pulka", "responses": {"200": _json(_ref("Pulka"), "the pulka")} | _errors(404)},
             "patch": {"summary": "Rename, change currency; rules and players only before the first deal",
@@ -139,14 +139,14 @@ def document() -> dict[str, Any]:
                       "responses": {"200": _json(_ref("Pulka"), "updated")} | _errors(400, 404, 409, 415, 422)},
             "delete": {"summary": "Delete a pulka and its deals",
                        "responses": {"204": {"description": "deleted"}} | _errors(404)}},
-        "/api/v1/pulkas/{pulka_id}/deals": {
+        "/api/v1/pulkas/{uid}/deals": {
             "parameters": p,
             "get": {"summary": "The protocol: every deal with every line it wrote and why",
                     "responses": {"200": {"description": "deals"}} | _errors(404)},
             "post": {"summary": "Enter the next deal", "requestBody": {"required": True, "content": {
                 "application/json": {"schema": _ref("DealWrite")}}},
                 "responses": {"201": _json(_ref("DealResult"), "stored")} | _errors(400, 404, 409, 415, 422)}},
-        "/api/v1/pulkas/{pulka_id}/deals/preview": {
+        "/api/v1/pulkas/{uid}/deals/preview": {
             "parameters": p + [{"name": "number", "in": "query", "schema": {"type": "integer"},
                                 "description": "preview an edit of this deal instead of the next deal"}],
             "post": {"summary": "What a deal would write; nothing is stored",
@@ -156,7 +156,7 @@ def document() -> dict[str, Any]:
                              "type": "object", "description": "the deal page's form: type, declarer (seat), "
                              "level, strain, w<seat>, open, t<seat>; a single blank trick count is 10 − the rest"}}}},
                      "responses": {"200": _json(_ref("DealResult"), "what it writes")} | _errors(400, 404, 422)}},
-        "/api/v1/pulkas/{pulka_id}/deals/{number}": {
+        "/api/v1/pulkas/{uid}/deals/{number}": {
             "parameters": n,
             "get": {"summary": "One deal", "responses": {"200": _json(_ref("DealResult"), "the deal")} | _errors(404)},
             "put": {"summary": "Replace a deal; every later deal is scored again, and the edit is refused "
@@ -166,22 +166,22 @@ def document() -> dict[str, Any]:
             "delete": {"summary": "Delete a deal (refused if a later deal becomes invalid)",
                        "parameters": [VERSION_QUERY],
                        "responses": {"200": {"description": "deleted"}} | _errors(404, 409, 422)}},
-        "/api/v1/pulkas/{pulka_id}/undo": {
+        "/api/v1/pulkas/{uid}/undo": {
             "parameters": p,
             "post": {"summary": "Delete the last deal", "parameters": [VERSION_QUERY],
                      "responses": {"200": {"description": "undone"}} | _errors(404, 409)}},
-        "/api/v1/pulkas/{pulka_id}/sheet": {
+        "/api/v1/pulkas/{uid}/sheet": {
             "parameters": p,
             "get": {"summary": "The sheet now", "responses": {"200": _json(_ref("Sheet"), "the sheet")} | _errors(404)}},
-        "/api/v1/pulkas/{pulka_id}/settlement": {
+        "/api/v1/pulkas/{uid}/settlement": {
             "parameters": p,
             "get": {"summary": "Balances, money, the amnesty and pairwise forms, the fewest transfers",
                     "responses": {"200": _json(_ref("Settlement"), "the settlement")} | _errors(404)}},
-        "/api/v1/pulkas/{pulka_id}/export": {
+        "/api/v1/pulkas/{uid}/export": {
             "parameters": p,
             "get": {"summary": "The pulka as a pulya/1 file",
                     "responses": {"200": _json(_ref("PulyaFile"), "the file")} | _errors(404)}},
-        "/api/v1/pulkas/{pulka_id}/pdf": {
+        "/api/v1/pulkas/{uid}/pdf": {
             "parameters": p,
             "get": {"summary": "The pulka as an A4 PDF: the drawn sheet with name, date, players and rules; "
                                "the protocol of deals; the settlement. Finished or not.",

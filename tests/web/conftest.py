@@ -14,8 +14,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from scorekeeper.web import create_app
-from scorekeeper.web.db import normalize_url
+from scorekeeper.web.db import Database, normalize_url
 from scorekeeper.web.models import Base
+from scorekeeper.web.repository import Repository
 
 DATA = Path(__file__).parent.parent / "data"
 SOCHI = json.loads((DATA / "sochi_examples.json").read_text())
@@ -55,10 +56,22 @@ def client(app):
     return app.test_client()
 
 
+@pytest.fixture
+def repo(database_url):
+    """The repository alone, for the services without HTTP."""
+    database = Database(database_url)
+    database.upgrade()
+    yield Repository(database)
+    database.engine.dispose()
+
+
 def snapshot(app) -> dict[str, list[str]]:
     """Every row of every table, to show that a refused request changed nothing."""
-    engine = app.extensions["scorekeeper"].db.engine
-    with engine.connect() as connection:
+    return rows(app.extensions["scorekeeper"])
+
+
+def rows(repo: Repository) -> dict[str, list[str]]:
+    with repo.db.engine.connect() as connection:
         return {table.name: sorted(repr(tuple(row)) for row in connection.execute(table.select()))
                 for table in Base.metadata.sorted_tables}
 

@@ -16,7 +16,8 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 
 from scorekeeper.cli import build_parser
-from scorekeeper.web import create_app, resource_dir
+from scorekeeper.resources import resource_dir
+from scorekeeper.web import create_app
 from scorekeeper.web.db import normalize_url
 
 from .conftest import SOCHI, create, snapshot
@@ -162,23 +163,27 @@ def test_two_pulkas_created_at_once_share_a_new_player(app):
     """Both phones add the same new player at the same moment: neither gets an error."""
     from scorekeeper.engine import Rules
 
-    store = app.extensions["scorekeeper"]
-    original = store._players
+    from scorekeeper.web import repository, services
+    from scorekeeper.web.domain import Settings
+
+    repo = app.extensions["scorekeeper"]
+    original = repository._seats
     barrier = threading.Barrier(2, timeout=10)
     first_calls = iter(range(2))
 
-    def players_then_wait(session, names):
+    def seats_then_wait(session, names):
         rows = original(session, names)
         if next(first_calls, None) is not None:
             barrier.wait()  # both transactions have decided the player is new
         return rows
 
-    store._players = players_then_wait
+    repository._seats = seats_then_wait
     results, errors = [], []
 
     def create(name):
+        settings = Settings(name, "", ("Anna", "Boris", "Newcomer"), 0, Rules.of("sochi"))
         try:
-            results.append(store.create(name, ["Anna", "Boris", "Newcomer"], 0, Rules.of("sochi")))
+            results.append(services.create_pulka(repo, settings))
         except Exception as error:  # noqa: BLE001 - the test reports whatever escapes
             errors.append(error)
 
@@ -187,6 +192,6 @@ def test_two_pulkas_created_at_once_share_a_new_player(app):
         thread.start()
     for thread in threads:
         thread.join()
-    store._players = original
+    repository._seats = original
     assert errors == [] and len(results) == 2
-    assert store.player_names().count("Newcomer") == 1
+    assert services.player_names(repo).count("Newcomer") == 1

@@ -58,7 +58,7 @@ def test_new_pulka_form_shows_every_parameter_with_the_preset_value(client):
 def test_create_pulka_with_the_form(app, client):
     response = client.post("/new", data=new_pulka_form(pulya_size="10", whist_price="0,5", p_whist_factor="2"))
     assert response.status_code == 302
-    pulka_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    pulka_id = response.headers["Location"].rsplit("/", 1)[1]
     pulka = client.get(f"/api/v1/pulkas/{pulka_id}").json
     assert pulka["overrides"] == {"preset": "sochi", "pulya_size": 10, "whist_price": 0.5, "whist_factor": 2}
     assert pulka["players"] == ["Anna", "Boris", "Vera"] and pulka["currency"] == "₽" and pulka["name"] == "Friday"
@@ -201,7 +201,7 @@ def test_bad_deal_shows_the_engines_words_on_the_field(app, client, change, fiel
     before = snapshot(app)
     fields = form_fields(SOCHI["deals"][1]) | change
     response = client.post(f"/p/{pulka_id}/deal", data=fields)
-    assert response.status_code == 422
+    assert response.status_code == (400 if field == "type" else 422)  # an unknown type is a malformed form
     html = response.get_data(as_text=True)
     assert message in html
     part = html[html.index(f'data-part="{field}"'):]
@@ -378,7 +378,7 @@ def test_export_import_and_csv(app, client):
     response = client.post("/import", data={"file": (BytesIO(exported.data), "friday.pulya.json"), "name": ""},
                            content_type="multipart/form-data")
     assert response.status_code == 302
-    new_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    new_id = response.headers["Location"].rsplit("/", 1)[1]
     assert client.get(f"/p/{new_id}/export").data == exported.data
     assert client.get(f"/api/v1/pulkas/{new_id}").json["name"] == "friday"
 
@@ -430,13 +430,13 @@ def test_a_crash_leaves_nothing_half_written(app, client, monkeypatch):
     app.config["PROPAGATE_EXCEPTIONS"] = False
     app.testing = False
     before = snapshot(app)
-    from scorekeeper.web import convert
+    from scorekeeper.web import repository
 
     def boom(deal):
         raise RuntimeError("the disk is full")
 
     # The version is already bumped and the rows loaded when storing the deal fails.
-    monkeypatch.setattr(convert, "deal_row_values", boom)
+    monkeypatch.setattr(repository, "deal_values", boom)
     response = client.post(f"/p/{pulka_id}/deal", data=form_fields(SOCHI["deals"][3]))
     assert response.status_code == 500
     assert "Nothing was saved" in text(response) and "To the pulkas" in text(response)

@@ -1,0 +1,240 @@
+"""What the web layer knows of a pulka, without HTTP or the database.
+
+`Pulka` is one stored pulka replayed by the engine; `Settings` are what a
+table agrees before the first deal, checked by `read_settings` for the form,
+the API and import alike; `Refused` and its kinds are the errors use cases
+raise. Each carries a `code`: `errors.STATUS` alone turns codes into HTTP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+
+from .. import pulyafile
+from ..engine import Deal, DealResult, Problem, PulkaError, Replay, Rules, RulesError, Settlement, Sheet, settle
+from . import models
+
+
+@dataclass(frozen=True, eq=False)
+class Pulka:
+    """A pulka as stored at one version, replayed. Immutable: one copy serves every request until the next write."""
+
+    uid: str
+    version: int
+    name: str
+    currency: str
+    players: tuple[str, ...]
+    first_dealer: int
+    rules: Rules
+    deals: tuple[Deal, ...]
+    replay: Replay
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def sheet(self) -> Sheet:
+        return self.replay.sheet
+
+    @cached_property
+    def settlement(self) -> Settlement:
+        return settle(self.sheet, self.rules)
+
+    @property
+    def settings(self) -> Settings:
+        return Settings(self.name, self.currency, self.players, self.first_dealer, self.rules)
+
+    def result(self, number: int) -> DealResult:
+        """Deal `number` (1-based) and what it wrote; NotFound for a deal the pulka does not have."""
+        if not 1 <= number <= len(self.deals):
+            raise NotFound("deal")
+        return self.replay.results[number - 1]
+
+
+@dataclass(frozen=True)
+class Settings:
+    name: str
+    currency: str
+    players: tuple[str, ...]
+    first_dealer: int
+    rules: Rules
+
+    @property
+    def seating(self) -> tuple[tuple[str, ...], int, Rules]:
+        """What the first deal fixes: the players, the first dealer and the rules."""
+        return self.players, self.first_dealer, self.rules
+
+
+SETTING_KEYS = ("name", "currency", "players", "first_dealer", "rules")
+
+
+def default_name(players: Sequence[str]) -> str:
+    return ("Pulka of " + ", ".join(players))[:models.PULKA_NAME_MAX]
+
+
+def read_settings(data: Mapping[str, object], base: Settings | None = None) -> Settings:
+    """Settings from `data` (keys of SETTING_KEYS; players and the first dealer by name, rules as in the
+    pulka file), each missing key taken from `base` (a new pulka: Sochi, first player deals, a name from
+    the players). SettingsInvalid lists every problem, each on its field."""
+    faults: list[Fault] = [Fault("bad_format", str(key), f"unknown key {str(key)[:40]!r}")
+                           for key in data if key not in SETTING_KEYS]
+    players = base.players if base else ()
+    if "players" in data or base is None:
+        players = _players(data.get("players"), faults)
+    first_dealer = base.first_dealer if base and players == base.players else 0
+    if "first_dealer" in data:
+        dealer = data["first_dealer"]
+        if isinstance(dealer, str) and dealer in players:
+            first_dealer = players.index(dealer)
+        elif players:
+            faults.append(Fault("bad_players", "first_dealer", "the first dealer must be one of the players"))
+    rules = base.rules if base else Rules.of("sochi")
+    if "rules" in data:
+        rules = _rules(data["rules"], faults) or rules
+    name = _text(data, "name", models.PULKA_NAME_MAX, faults, base.name if base else "")
+    currency = _text(data, "currency", models.CURRENCY_MAX, faults, base.currency if base else "")
+    if faults:
+        raise SettingsInvalid(faults)
+    return Settings(name or default_name(players), currency, players, first_dealer, rules)
+
+
+def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:
+    why = pulyafile.check_players(value)
+    if why:
+        faults.append(Fault("bad_players", "players", why))
+        return ()
+    return tuple(value)
+
+
+def _rules(value: object, faults: list[Fault]) -> Rules | None:
+    if not isinstance(value, Mapping):
+        faults.append(Fault("bad_format", "rules", "rules must be an object with a preset"))
+        return None
+    try:
+        return Rules.from_dict(value)
+    except RulesError as error:
+        faults += [Fault(p.code.value, f"rules.{p.field}", p.text(())) for p in error.problems]
+        return None
+
+
+def _text(data: Mapping[str, object], key: str, most: int, faults: list[Fault], default: str) -> str:
+    if key not in data:
+        return default
+    value = data[key]
+    if not isinstance(value, str) or len(value.strip()) > most:
+        faults.append(Fault("bad_format", key, f"{key} must be text of at most {most} characters"))
+        return default
+    return value.strip()
+
+
+def read_pulka_file(text: bytes | str) -> pulyafile.Pulka:
+    """A pulya/1 file, refused with the file's own problem code."""
+    try:
+        return pulyafile.loads(text)
+    except pulyafile.FileError as error:
+        p = error.problem
+        raise Refused(error.message, p.field, p.deal, code=p.code.value) from None
+
+
+# -- refusals ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One problem of a refused request, on one field (names filled in: plain text)."""
+
+    code: str
+    field: str
+    message: str
+    deal: int | None = None
+
+
+class Refused(Exception):
+    """A request the app does not carry out; nothing was stored. `code` says why."""
+
+    code = "bad_format"
+
+    def __init__(self, message: str, field: str = "", deal: int | None = None, faults: Sequence[Fault] = (),
+                 *, code: str | None = None, general: bool = False):
+        super().__init__(message)
+        self.code = code or self.code
+        self.message = message
+        self.field = field
+        self.deal = deal
+        self.faults = tuple(faults) or (Fault(self.code, field, message, deal),)
+        # A problem elsewhere than the fields of the form that was sent (a later deal it breaks):
+        # shown above the form, not on a field.
+        self.general = general
+
+
+class NotFound(Refused):
+    code = "not_found"
+
+    def __init__(self, what: str = "pulka"):
+        super().__init__(f"there is no such {what}")
+
+
+class VersionConflict(Refused):
+    code = "version_conflict"
+
+    def __init__(self) -> None:
+        super().__init__("the pulka changed since this page was opened (someone entered or edited a deal): "
+                         "check the sheet and try again")
+
+
+class RulesFrozen(Refused):
+    code = "rules_frozen"
+
+    def __init__(self) -> None:
+        super().__init__("the rules, players and first dealer are fixed once the first deal is entered")
+
+
+class NothingToUndo(Refused):
+    code = "no_deals"
+
+    def __init__(self) -> None:
+        super().__init__("there is no deal to undo")
+
+
+class SettingsInvalid(Refused):
+    def __init__(self, faults: Sequence[Fault]):
+        first = faults[0]
+        super().__init__(first.message, first.field, None, faults, code=first.code)
+
+
+class DealRefused(Refused):
+    """The engine's refusal of a deal. Without an `action`, every problem is the deal's own; with one,
+    a problem in another deal than `focus` (the deal being written) means the action breaks that later
+    deal, and the message says so."""
+
+    def __init__(self, problems: Sequence[Problem], players: Sequence[str], focus: int | None = None,
+                 action: str | None = None):
+        first = problems[0]
+        faults = [Fault(p.code.value, p.field, p.message.format(*players), p.deal) for p in problems]
+        if action is None or first.deal == focus:
+            super().__init__(first.text(players), first.field, first.deal, faults, code=first.code.value)
+            return
+        message = f"{action} would make deal {first.deal} invalid ({first.text(players)}); nothing was changed"
+        super().__init__(message, "", first.deal, faults, code=first.code.value, general=True)
+
+    @classmethod
+    def of(cls, error: PulkaError, players: Sequence[str], focus: int | None = None, action: str | None = None,
+           renumber_from: int | None = None) -> DealRefused:
+        """After deleting deal `renumber_from`, the replayed deals from there on are numbered one lower than
+        people see them: the problems get the numbers people see."""
+        problems = error.problems
+        if renumber_from is not None:
+            problems = [_renumbered(p, renumber_from) for p in problems]
+        return cls(problems, players, focus, action)
+
+
+def _renumbered(problem: Problem, start: int) -> Problem:
+    if problem.deal is None or problem.deal < start:
+        return problem
+    return Problem(problem.code, problem.field, problem.message, problem.deal + 1)

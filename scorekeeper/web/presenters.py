@@ -1,0 +1,285 @@
+"""What pages and the API show of a pulka: one `Presenter` per pulka version, each part built when
+first asked for and kept while that version lives.
+
+Values stay exact (ints, Fractions, Decimals): templates format them with the filters of
+render.text, and the API makes JSON numbers of them with `jsonable`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Hashable, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+from flask import Response, current_app
+
+from .. import pulyafile
+from ..engine import Column, DealResult, Entry, Strain, defenders, json_value
+from ..render.svg import ORIENTATIONS, sheet_svg
+from ..render.text import amount, chain, describe, filename, points, signed
+from .cache import VersionCache
+from .domain import Pulka
+
+FILTERS = {"points": points, "signed": signed, "chain": lambda values: chain(values) or "—", "amount": amount}
+STRAINS = [(s.value, s.symbol) for s in Strain]
+
+
+def jsonable(value: Any) -> Any:
+    """Exact values as JSON numbers (ints stay ints); containers recursively."""
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (Fraction, Decimal)):
+        return json_value(value)
+    return value
+
+
+def orientation_of(value: str | None) -> str:
+    """The drawing's orientation from a query or a cookie; anything unknown is the paper's own."""
+    return value if value in ORIENTATIONS else "table"
+
+
+def entry_view(entry: Entry, names: Sequence[str]) -> dict[str, Any]:
+    view = {"player": names[entry.player], "column": entry.column.value}
+    if entry.on is not None:
+        view["on"] = names[entry.on]
+    return view | {"points": entry.points, "reason": entry.text(names)}
+
+
+def summary(entries: Sequence[Entry], names: Sequence[str]) -> list[str]:
+    """What a deal writes, one phrase per player and column: "Boris: pulya +4", "Anna: 8 whists on Boris"."""
+    totals: dict[tuple[int, Column, int | None], Any] = {}
+    for e in entries:
+        key = (e.player, e.column, e.on)
+        totals[key] = totals.get(key, 0) + e.points
+    lines = []
+    for (player, column, on), total in totals.items():
+        if column is Column.WHISTS:
+            what = f"{points(total)} whist{'' if total == 1 else 's'} on {names[on]}"
+        else:
+            what = f"{column.value} {signed(total)}"
+        lines.append(f"{names[player]}: {what}")
+    return lines
+
+
+def deal_json(deal, names: Sequence[str]) -> dict[str, Any]:
+    return pulyafile.deal_to_json(deal, names)
+
+
+CSV_COLUMNS = ["deal", "dealer", "type", "declarer", "contract", "whist", "open", "tricks",
+               "player", "column", "on", "points", "reason"]
+
+
+class Presenter:
+    """What every page and API answer shows of one pulka version."""
+
+    def __init__(self, pulka: Pulka):
+        self.pulka = pulka
+        self._drawings: dict[str, str] = {}
+        self._pdfs: dict[str, bytes] = {}
+        self._pages: dict[Hashable, str] = {}
+
+    # -- deals --------------------------------------------------------------------------
+
+    @cached_property
+    def protocol(self) -> list[dict[str, Any]]:
+        """Every deal with every line it wrote and why."""
+        return [self._deal(result) for result in self.pulka.replay.results]
+
+    def deal(self, number: int) -> dict[str, Any]:
+        self.pulka.result(number)  # NotFound for a deal the pulka does not have
+        return self.protocol[number - 1]
+
+    def _deal(self, result: DealResult) -> dict[str, Any]:
+        pulka, names = self.pulka, self.pulka.players
+        before = pulka.replay.sheet_before(result.number)
+        closed = [seat for seat in result.sheet.closed(pulka.rules) if seat not in before.closed(pulka.rules)]
+        view = {"n": result.number, "dealer": names[result.dealer]}
+        if pulka.n == 4:
+            view["sitting_out"] = names[result.dealer]
+        return view | {
+            "deal": deal_json(result.deal, names),
+            "text": describe(result.deal, names, result.k),
+            "raspasy_k": result.k or None,
+            "entries": [entry_view(e, names) for e in result.entries],
+            "summary": summary(result.entries, names),
+            "pulya_closed": [names[s] for s in closed],
+            "finished": result.sheet.finished and not before.finished,
+        }
+
+    def deal_form(self, number: int) -> dict[str, Any]:
+        """Who deals deal `number` and who plays it: what the deal form shows above its fields."""
+        pulka, names, rules = self.pulka, self.pulka.players, self.pulka.rules
+        sheet = pulka.replay.sheet_before(number)
+        active = sheet.active
+        return {
+            "number": number, "editing": number <= len(pulka.deals), "names": names,
+            "dealer": names[sheet.dealer], "first_hand": names[active[0]],
+            "sitting_out": names[sheet.sitting_out] if sheet.sitting_out is not None else None,
+            "active": [(seat, names[seat]) for seat in active], "talon": sheet.talon_seat(rules),
+            "least_level": sheet.least_level(rules), "streak": sheet.streak,
+            "strains": STRAINS, "levels": range(6, 11),
+            "defenders_json": json.dumps({str(seat): list(defenders(active, seat)) for seat in active}),
+            "half_levels": list(rules.half_whist), "ten_checked": rules.ten_checked,
+        }
+
+    # -- the sheet and the settlement ---------------------------------------------------
+
+    @cached_property
+    def next_deal(self) -> dict[str, Any] | None:
+        sheet, names = self.pulka.sheet, self.pulka.players
+        if sheet.finished:
+            return None
+        return {
+            "n": sheet.deals + 1,
+            "dealer": names[sheet.dealer],
+            "first_hand": names[sheet.active[0]],
+            "active": [names[s] for s in sheet.active],
+            "sitting_out": names[sheet.sitting_out] if sheet.sitting_out is not None else None,
+            "least_level": sheet.least_level(self.pulka.rules),
+        }
+
+    @cached_property
+    def sheet(self) -> dict[str, Any]:
+        pulka = self.pulka
+        sheet, names, rules, replay, settlement = pulka.sheet, pulka.players, pulka.rules, pulka.replay, pulka.settlement
+        closed = sheet.closed(rules)
+        rows = [{
+            "name": name,
+            "pulya": sheet.pulya[i],
+            "pulya_chain": replay.chain(Column.PULYA, i),
+            "pulya_closed": i in closed,
+            "gora": sheet.gora[i],
+            "gora_chain": replay.chain(Column.GORA, i),
+            "whists": [{"on": names[j], "total": sheet.whists[i][j], "chain": replay.chain(Column.WHISTS, i, j)}
+                       for j in range(pulka.n) if j != i],
+            "balance": settlement.balance[i],
+            "money": settlement.money[i],
+        } for i, name in enumerate(names)]
+        return {
+            "id": pulka.uid,
+            "name": pulka.name,
+            "version": pulka.version,
+            "players": list(names),
+            "currency": pulka.currency,
+            "rules": rules.to_dict(),
+            "deals": sheet.deals,
+            "finished": sheet.finished,
+            "streak": sheet.streak,
+            "next": self.next_deal,
+            "table": rows,
+            "last": self.protocol[-1] if self.protocol else None,
+        }
+
+    @cached_property
+    def sheet_json(self) -> str:
+        return json.dumps(jsonable(self.sheet), ensure_ascii=False)
+
+    @cached_property
+    def settlement(self) -> dict[str, Any]:
+        pulka = self.pulka
+        s, names, n = pulka.settlement, pulka.players, pulka.n
+        return {
+            "finished": pulka.sheet.finished,
+            "currency": pulka.currency,
+            "whist_price": pulka.rules.whist_price,
+            "players": [{"name": names[i], "net": s.net[i], "balance": s.balance[i], "money": s.money[i]}
+                        for i in range(n)],
+            "amnesty": s.amnesty,
+            "gora": list(pulka.sheet.gora),
+            "gora_left": [g - s.amnesty for g in pulka.sheet.gora],
+            "gora_whists": list(s.gora_whists),
+            "pairwise": [[s.pairwise[i][j] for j in range(n)] for i in range(n)],
+            "transfers": [{"from": names[t.payer], "to": names[t.payee], "amount": t.amount} for t in s.transfers],
+            "sum_net": sum(s.net, Fraction(0)),
+            "sum_money": sum(s.money, Decimal(0)),
+        }
+
+    @cached_property
+    def pulka_json(self) -> dict[str, Any]:
+        """The pulka as the API describes it (the routes add its links)."""
+        pulka = self.pulka
+        return {
+            "id": pulka.uid,
+            "name": pulka.name,
+            "version": pulka.version,
+            "players": list(pulka.players),
+            "first_dealer": pulka.players[pulka.first_dealer],
+            "currency": pulka.currency,
+            "rules": pulka.rules.to_dict(),
+            "overrides": pulka.rules.overrides(),
+            "deals": len(pulka.deals),
+            "finished": pulka.sheet.finished,
+            "frozen": bool(pulka.deals),
+            "next": self.next_deal,
+        }
+
+    # -- drawings and files -------------------------------------------------------------
+
+    def drawing(self, orientation: str = "table") -> str:
+        """The paper sheet as inline SVG (escaped by sheet_svg)."""
+        return self._once(self._drawings, orientation, lambda: sheet_svg(
+            self.pulka.players, self.pulka.rules, self.pulka.replay, orientation=orientation,
+            currency=self.pulka.currency))
+
+    def pdf(self, orientation: str = "table") -> bytes:
+        """The A4 PDF: the drawing, the protocol, the settlement."""
+        from ..render.pdf import render_pdf  # WeasyPrint only when a PDF is wanted
+
+        pulka = self.pulka
+        return self._once(self._pdfs, orientation, lambda: render_pdf(
+            pulka.players, pulka.rules, pulka.replay, pulka.settlement, title=pulka.name,
+            created=pulka.created_at, currency=pulka.currency, orientation=orientation))
+
+    def page(self, key: Hashable, render: Callable[[], str]) -> str:
+        """A whole page, rendered once per version (the sheet is read far more often than it changes)."""
+        return self._once(self._pages, key, render)
+
+    @cached_property
+    def export(self) -> str:
+        """The pulya/1 file."""
+        pulka = self.pulka
+        return pulyafile.dumps(pulyafile.Pulka(pulka.players, pulka.rules, pulka.deals, pulka.first_dealer))
+
+    @cached_property
+    def csv(self) -> str:
+        """The protocol, one line per entry."""
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(CSV_COLUMNS)
+        for view in self.protocol:
+            deal = view["deal"]
+            head = [view["n"], view["dealer"], deal["type"], deal.get("declarer", ""), deal.get("contract", ""),
+                    " ".join(f"{k}:{v}" for k, v in deal.get("whist", {}).items()),
+                    "open" if deal.get("open") else "",
+                    " ".join(f"{k}:{v}" for k, v in deal.get("tricks", {}).items())]
+            for entry in view["entries"] or [{}]:
+                writer.writerow(head + [entry.get("player", ""), entry.get("column", ""), entry.get("on", ""),
+                                        jsonable(entry.get("points", "")), entry.get("reason", "")])
+        return out.getvalue()
+
+    def filename(self, ext: str) -> str:
+        return filename(self.pulka.name, self.pulka.created_at, ext)
+
+    def _once(self, cache: dict, key: Hashable, build: Callable[[], Any]) -> Any:
+        found = cache.get(key)
+        if found is None:
+            found = cache.setdefault(key, build())
+        return found
+
+
+def presenter(pulka: Pulka) -> Presenter:
+    """The presenter of this pulka version, shared by every request of this process."""
+    cache: VersionCache[Presenter] = current_app.extensions["scorekeeper.presenters"]
+    key = (pulka.uid, pulka.version)
+    return cache.get(key) or cache.put(key, Presenter(pulka))
+
+
+def download(data: str | bytes, mimetype: str, filename: str) -> Response:
+    return Response(data, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})

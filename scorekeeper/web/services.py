@@ -1,0 +1,146 @@
+"""The use cases: one function each, each write one transaction, in engine objects.
+
+A write builds the pulka's new list of deals, replays it with the engine and
+stores it only if it replays; otherwise it raises a `domain` error and
+nothing is stored. Writes take the version the caller last saw (None: any),
+so two phones cannot enter the same deal twice unknowingly. No HTTP here:
+the routes parse requests, and errors.py answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .. import pulyafile
+from ..engine import Deal, DealResult, PulkaError, Replay, replay
+from .domain import DealRefused, NothingToUndo, Pulka, RulesFrozen, Settings, VersionConflict, read_settings
+from .repository import Repository, Summary
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def get_pulka(repo: Repository, uid: str) -> Pulka:
+    return repo.get(uid)
+
+
+def list_pulkas(repo: Repository) -> list[Summary]:
+    return repo.summaries()
+
+
+def player_names(repo: Repository) -> list[str]:
+    return repo.player_names()
+
+
+def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
+    """What `deal` would write as deal `number` (default: the next one); nothing is stored."""
+    deals = list(pulka.deals)
+    if number is None:
+        number = len(deals) + 1
+        deals.append(deal)
+    else:
+        pulka.result(number)
+        deals[number - 1] = deal
+    # Only the deals up to this one matter for what it writes; later ones are checked on save.
+    return _replay(pulka.settings, deals[:number], focus=number).results[number - 1]
+
+
+# -- pulkas ------------------------------------------------------------------------------------
+
+
+def create_pulka(repo: Repository, settings: Settings, deals: Sequence[Deal] = ()) -> Pulka:
+    return repo.create(settings, deals, _replay(settings, deals))
+
+
+def import_pulka(repo: Repository, file: pulyafile.Pulka, name: str = "") -> Pulka:
+    """A pulka file as a new pulka, named `name`, else as the file names it, else after its players."""
+    settings = read_settings({
+        "name": name or file.name or "Imported pulka of " + ", ".join(file.players),
+        "currency": file.currency or "",
+        "players": list(file.players),
+        "first_dealer": file.players[file.first_dealer],
+        "rules": file.rules.overrides(),
+    })
+    return create_pulka(repo, settings, file.deals)
+
+
+def change_settings(repo: Repository, uid: str, settings: Settings, expected: int | None = None) -> Pulka:
+    """Name and currency change any time; the players, first dealer and rules only before the first deal."""
+    with repo.writing(uid) as change:
+        before = _expect(change.before, expected)
+        replayed = before.replay
+        if settings.seating != before.settings.seating:
+            if before.deals:
+                raise RulesFrozen()
+            replayed = _replay(settings, ())
+        change.set_settings(settings)
+        return change.done(before.deals, replayed, settings)
+
+
+def delete_pulka(repo: Repository, uid: str) -> None:
+    repo.delete(uid)
+
+
+# -- deals -------------------------------------------------------------------------------------
+
+
+def add_deal(repo: Repository, uid: str, deal: Deal, expected: int | None = None) -> Pulka:
+    with repo.writing(uid) as change:
+        before = _expect(change.before, expected)
+        deals = (*before.deals, deal)
+        replayed = _replay(before.settings, deals, focus=len(deals))
+        change.append(deal)
+        return change.done(deals, replayed)
+
+
+def edit_deal(repo: Repository, uid: str, number: int, deal: Deal, expected: int | None = None) -> Pulka:
+    """Replace deal `number`; every later deal is scored again, and must stay valid."""
+    with repo.writing(uid) as change:
+        before = _expect(change.before, expected)
+        before.result(number)
+        deals = list(before.deals)
+        deals[number - 1] = deal
+        replayed = _replay(before.settings, deals, focus=number, action=f"This change to deal {number}")
+        change.replace(number, deal)
+        return change.done(deals, replayed)
+
+
+def delete_deal(repo: Repository, uid: str, number: int, expected: int | None = None) -> Pulka:
+    """Remove deal `number`; the later deals keep their order and are scored again, and must stay valid."""
+    with repo.writing(uid) as change:
+        before = _expect(change.before, expected)
+        before.result(number)
+        deals = before.deals[:number - 1] + before.deals[number:]
+        replayed = _replay(before.settings, deals, action=f"Deleting deal {number}", renumber_from=number)
+        change.remove(number)
+        return change.done(deals, replayed)
+
+
+def undo(repo: Repository, uid: str, expected: int | None = None) -> Pulka:
+    """Take the last deal back."""
+    with repo.writing(uid) as change:
+        before = _expect(change.before, expected)
+        if not before.deals:
+            raise NothingToUndo()
+        number = len(before.deals)
+        change.remove(number)
+        return change.done(before.deals[:-1], _replay(before.settings, before.deals[:-1]))
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def _expect(pulka: Pulka, expected: int | None) -> Pulka:
+    if expected is not None and expected != pulka.version:
+        raise VersionConflict()
+    return pulka
+
+
+def _replay(settings: Settings, deals: Sequence[Deal], focus: int | None = None, action: str | None = None,
+            renumber_from: int | None = None) -> Replay:
+    """The engine's replay of `deals`; DealRefused with its problems if a deal breaks the rules."""
+    try:
+        return replay(settings.rules, len(settings.players), deals, settings.first_dealer)
+    except PulkaError as error:
+        raise DealRefused.of(error, settings.players, focus, action, renumber_from) from None
+

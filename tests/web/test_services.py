@@ -1,0 +1,191 @@
+"""The use cases on their own, without HTTP, on SQLite and PostgreSQL: what each stores, and that each
+refusal raises its domain error and stores nothing. Figures are those of rules.md §10 (the Sochi example)."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+
+import pytest
+
+from scorekeeper import pulyafile
+from scorekeeper.engine import Rules
+from scorekeeper.web import services
+from scorekeeper.web.domain import (DealRefused, NothingToUndo, NotFound, RulesFrozen, Settings, SettingsInvalid,
+                                    VersionConflict, read_settings)
+
+from .conftest import SOCHI, rows
+
+SOCHI_FILE = pulyafile.parse(SOCHI)
+SOCHI_RULES = SOCHI_FILE.rules
+ABC = Settings("Friday", "₽", ("A", "B", "C"), 0, SOCHI_RULES)
+
+
+def sochi(repo, deals: int = 10):
+    pulka = services.create_pulka(repo, ABC)
+    for deal in SOCHI_FILE.deals[:deals]:
+        pulka = services.add_deal(repo, pulka.uid, deal)
+    return pulka
+
+
+def test_create_and_read(repo):
+    pulka = services.create_pulka(repo, ABC)
+    assert (pulka.version, pulka.deals, pulka.players, pulka.rules) == (1, (), ("A", "B", "C"), SOCHI_RULES)
+    assert len(pulka.uid) >= 16 and pulka.uid.replace("-", "").replace("_", "").isalnum()
+    again = services.get_pulka(repo, pulka.uid)
+    assert (again.name, again.currency, again.first_dealer) == ("Friday", "₽", 0)
+    assert [s.name for s in services.list_pulkas(repo)] == ["Friday"]
+    assert services.player_names(repo) == ["A", "B", "C"]
+
+
+def test_the_sochi_example_deal_by_deal(repo):
+    pulka = sochi(repo)
+    assert pulka.version == 11 and len(pulka.deals) == 10
+    assert pulka.sheet.finished
+    assert pulka.sheet.pulya == (10, 10, 10) and pulka.sheet.gora == (6, 39, 22)
+    assert pulka.settlement.money == (Decimal("131.67"), Decimal("-107.33"), Decimal("-24.34"))
+    assert services.get_pulka(repo, pulka.uid).deals == SOCHI_FILE.deals
+
+
+def test_a_refused_deal_stores_nothing(repo):
+    pulka = sochi(repo, 1)
+    before = rows(repo)
+    deal = SOCHI_FILE.deals[1]
+    wrong = type(deal)(deal.type, deal.declarer, deal.contract, deal.whist, {1: 6, 0: 3, 2: 2}, deal.open)
+    with pytest.raises(DealRefused) as refused:
+        services.add_deal(repo, pulka.uid, wrong)
+    assert (refused.value.code, refused.value.field, refused.value.deal) == ("tricks_sum", "tricks", 2)
+    assert refused.value.message == "deal 2: tricks add up to 11, a deal has 10"
+    assert not refused.value.general
+    assert rows(repo) == before
+
+
+def test_a_stale_version_is_a_conflict(repo):
+    pulka = sochi(repo, 1)
+    services.add_deal(repo, pulka.uid, SOCHI_FILE.deals[1], expected=pulka.version)
+    before = rows(repo)
+    for write in (lambda: services.add_deal(repo, pulka.uid, SOCHI_FILE.deals[2], expected=pulka.version),
+                  lambda: services.undo(repo, pulka.uid, expected=pulka.version),
+                  lambda: services.delete_deal(repo, pulka.uid, 1, expected=pulka.version),
+                  lambda: services.edit_deal(repo, pulka.uid, 1, SOCHI_FILE.deals[0], expected=pulka.version),
+                  lambda: services.change_settings(repo, pulka.uid, ABC, expected=pulka.version)):
+        with pytest.raises(VersionConflict):
+            write()
+    assert rows(repo) == before
+
+
+def test_edit_and_delete_that_break_a_later_deal_name_it(repo):
+    # Leningrad: after 2 raspasy in a row a game must be at least 7 (rules.md §14 raspasy_exit [6, 7, 7]).
+    file = pulyafile.parse({"format": "pulya/1", "players": ["A", "B", "C"], "rules": {"preset": "leningrad"},
+                            "deals": [{"type": "raspasy", "tricks": {"B": 4, "C": 4, "A": 2}},
+                                      {"type": "raspasy", "tricks": {"C": 4, "A": 4, "B": 2}},
+                                      {"type": "game", "declarer": "B", "contract": "7S",
+                                       "whist": {"C": "pass", "A": "pass"}},
+                                      {"type": "game", "declarer": "A", "contract": "6S",
+                                       "whist": {"B": "pass", "C": "pass"}}]})
+    pulka = services.import_pulka(repo, file, "Leningrad")
+    before = rows(repo)
+    raspasy = file.deals[1]
+    with pytest.raises(DealRefused) as refused:
+        services.edit_deal(repo, pulka.uid, 3, raspasy)
+    assert (refused.value.code, refused.value.deal, refused.value.general) == ("raspasy_exit", 4, True)
+    assert refused.value.message.startswith("This change to deal 3 would make deal 4 invalid (deal 4: after 3 raspasy")
+    # Deleting the game of deal 3 leaves 6♠ right after two raspasy: the message numbers it as people see it.
+    with pytest.raises(DealRefused) as refused:
+        services.delete_deal(repo, pulka.uid, 3)
+    assert (refused.value.code, refused.value.deal) == ("raspasy_exit", 4)
+    assert refused.value.message.startswith("Deleting deal 3 would make deal 4 invalid (deal 4: after 2 raspasy")
+    assert rows(repo) == before
+
+
+def test_delete_renumbers_the_later_deals(repo):
+    # Raspasy name no declarer, so they stay valid whoever deals them.
+    file = pulyafile.parse({"format": "pulya/1", "players": ["A", "B", "C"], "rules": {"preset": "sochi"},
+                            "deals": [{"type": "raspasy", "tricks": {"A": 1, "B": 4, "C": 5}},
+                                      {"type": "raspasy", "tricks": {"A": 2, "B": 4, "C": 4}},
+                                      {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}]})
+    pulka = services.import_pulka(repo, file)
+    after = services.delete_deal(repo, pulka.uid, 1)
+    assert after.deals == file.deals[1:] and after.version == pulka.version + 1
+    stored = services.get_pulka(repo, pulka.uid)
+    assert stored.deals == file.deals[1:]
+    # Sochi raspasy_gora [1, 2, 3]: A's 2 tricks on the 1st raspasy and 3 on the 2nd: 2 × 1 + 3 × 2.
+    assert stored.sheet.gora[0] == 8
+
+
+def test_undo_takes_the_last_deal_back(repo):
+    pulka = sochi(repo, 2)
+    pulka = services.undo(repo, pulka.uid)
+    assert pulka.deals == SOCHI_FILE.deals[:1]
+    pulka = services.undo(repo, pulka.uid)
+    before = rows(repo)
+    with pytest.raises(NothingToUndo):
+        services.undo(repo, pulka.uid)
+    assert rows(repo) == before
+
+
+def test_settings_are_frozen_by_the_first_deal(repo):
+    pulka = services.create_pulka(repo, ABC)
+    four = read_settings({"players": ["A", "B", "C", "D"], "first_dealer": "D", "rules": {"preset": "rostov"}},
+                         pulka.settings)
+    pulka = services.change_settings(repo, pulka.uid, four)
+    assert (pulka.players, pulka.first_dealer, pulka.rules) == (("A", "B", "C", "D"), 3, Rules.of("rostov"))
+    assert services.get_pulka(repo, pulka.uid).players == ("A", "B", "C", "D")
+    raspasy = pulyafile.read_deal({"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}},
+                                  {"A": 0, "B": 1, "C": 2, "D": 3}, 1)[0]
+    pulka = services.add_deal(repo, pulka.uid, raspasy)
+    before = rows(repo)
+    with pytest.raises(RulesFrozen):
+        services.change_settings(repo, pulka.uid, read_settings({"rules": {"preset": "sochi"}}, pulka.settings))
+    assert rows(repo) == before
+    renamed = services.change_settings(repo, pulka.uid, read_settings({"name": "Late", "currency": "€"},
+                                                                      pulka.settings))
+    assert (renamed.name, renamed.currency, renamed.deals) == ("Late", "€", pulka.deals)
+
+
+def test_settings_are_checked_by_one_function():
+    with pytest.raises(SettingsInvalid) as refused:
+        read_settings({"players": ["A", "B"], "rules": {"preset": "sochi", "whist_factor": 0}, "name": "x" * 81,
+                       "colour": "red"})
+    fields = {(f.code, f.field) for f in refused.value.faults}
+    assert fields == {("bad_format", "colour"), ("bad_players", "players"), ("bad_parameter", "rules.whist_factor"),
+                      ("bad_format", "name")}
+    settings = read_settings({"players": ["Anna", "Boris", "Vera"], "first_dealer": "Vera"})
+    assert (settings.name, settings.first_dealer, settings.rules) == ("Pulka of Anna, Boris, Vera", 2,
+                                                                      Rules.of("sochi"))
+
+
+def test_import_a_file(repo):
+    pulka = services.import_pulka(repo, SOCHI_FILE)
+    assert pulka.name == "Imported pulka of A, B, C" and pulka.deals == SOCHI_FILE.deals
+    bad = json.loads(json.dumps(SOCHI))
+    bad["deals"][2]["tricks"]["C"] = 9
+    before = rows(repo)
+    with pytest.raises(DealRefused) as refused:
+        services.import_pulka(repo, pulyafile.parse(bad))
+    assert (refused.value.code, refused.value.deal) == ("tricks_sum", 3)
+    assert rows(repo) == before
+
+
+def test_unknown_pulkas_and_deals(repo):
+    pulka = sochi(repo, 1)
+    for call in (lambda: services.get_pulka(repo, "nope"), lambda: services.undo(repo, "nope"),
+                 lambda: services.add_deal(repo, "nope", SOCHI_FILE.deals[0]),
+                 lambda: services.delete_pulka(repo, "nope"),
+                 lambda: services.edit_deal(repo, pulka.uid, 2, SOCHI_FILE.deals[0]),
+                 lambda: services.delete_deal(repo, pulka.uid, 0),
+                 lambda: services.delete_deal(repo, pulka.uid, 2)):
+        with pytest.raises(NotFound):
+            call()
+    services.delete_pulka(repo, pulka.uid)
+    with pytest.raises(NotFound):
+        services.get_pulka(repo, pulka.uid)
+
+
+def test_preview_stores_nothing(repo):
+    pulka = sochi(repo, 1)
+    before = rows(repo)
+    result = services.preview(pulka, SOCHI_FILE.deals[1])
+    assert result.number == 2 and {(e.player, e.column.value, e.points) for e in result.entries} >= {(1, "gora", 12)}
+    assert services.preview(pulka, SOCHI_FILE.deals[7], 1).number == 1
+    assert rows(repo) == before
