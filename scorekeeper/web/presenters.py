@@ -81,6 +81,7 @@ class Presenter:
 
     def __init__(self, pulka: Pulka):
         self.pulka = pulka
+        self._deals: dict[int, dict[str, Any]] = {}
         self._drawings: dict[str, str] = {}
         self._pdfs: dict[str, bytes] = {}
         self._pages: dict[Hashable, str] = {}
@@ -90,11 +91,12 @@ class Presenter:
     @cached_property
     def protocol(self) -> list[dict[str, Any]]:
         """Every deal with every line it wrote and why."""
-        return [self._deal(result) for result in self.pulka.replay.results]
+        return [self.deal(number) for number in range(1, len(self.pulka.deals) + 1)]
 
     def deal(self, number: int) -> dict[str, Any]:
-        self.pulka.result(number)  # NotFound for a deal the pulka does not have
-        return self.protocol[number - 1]
+        """One deal as the protocol shows it (saving a deal shows only that one: built alone)."""
+        result = self.pulka.result(number)  # NotFound for a deal the pulka does not have
+        return self._once(self._deals, number, lambda: self._deal(result))
 
     def _deal(self, result: DealResult) -> dict[str, Any]:
         pulka, names = self.pulka, self.pulka.players
@@ -174,7 +176,7 @@ class Presenter:
             "streak": sheet.streak,
             "next": self.next_deal,
             "table": rows,
-            "last": self.protocol[-1] if self.protocol else None,
+            "last": self.deal(len(pulka.deals)) if pulka.deals else None,
         }
 
     @cached_property
