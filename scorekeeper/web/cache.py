@@ -37,7 +37,3 @@ class VersionCache(Generic[T]):
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
         return item
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()

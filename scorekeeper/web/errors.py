@@ -47,10 +47,6 @@ MESSAGES = {
 }
 
 
-def status(error: Refused) -> int:
-    return STATUS[error.code]
-
-
 def body(error: Refused) -> dict[str, Any]:
     """The JSON body of a refusal: the first problem, and every problem so a client can mark each field."""
     return {"error": _fault(Fault(error.code, error.field, error.message, error.deal)),
@@ -76,7 +72,7 @@ def _wants_json() -> bool:
 
 
 def respond(error: Refused):
-    code = status(error)
+    code = STATUS[error.code]
     if _wants_json():
         return jsonify(body(error)), code
     return render_template("error.html", status=code, title=TITLES.get(code, "Error"), message=error.message), code

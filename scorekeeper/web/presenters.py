@@ -68,10 +68,6 @@ def summary(entries: Sequence[Entry], names: Sequence[str]) -> list[str]:
     return lines
 
 
-def deal_json(deal, names: Sequence[str]) -> dict[str, Any]:
-    return pulyafile.deal_to_json(deal, names)
-
-
 CSV_COLUMNS = ["deal", "dealer", "type", "declarer", "contract", "whist", "open", "tricks",
                "player", "column", "on", "points", "reason"]
 
@@ -106,7 +102,7 @@ class Presenter:
         if pulka.n == 4:
             view["sitting_out"] = names[result.dealer]
         return view | {
-            "deal": deal_json(result.deal, names),
+            "deal": pulyafile.deal_to_json(result.deal, names),
             "text": describe(result.deal, names, result.k),
             "raspasy_k": result.k or None,
             "entries": [entry_view(e, names) for e in result.entries],
