@@ -90,7 +90,6 @@ function dealForm(form) {
     if (!box) return;
     if (!ready) { box.hidden = true; return; }
     const body = new FormData(form);
-    body.delete("csrf_token");
     const asked = ++asking;
     try {
       const response = await fetch(form.dataset.preview, { method: "POST", body, headers: { Accept: "application/json" } });

@@ -6,17 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from .. import pulyafile
 from ..engine import PARAMETERS, PRESETS, Deal
 from ..render.svg import ORIENTATIONS
-from . import services
-from .domain import DealRefused, Pulka, Refused, read_pulka_file, read_settings
+from . import accounts, services
+from .access import actor, caller
+from .domain import DealRefused, Pulka, Refused, Share, read_pulka_file, read_settings
 from .forms import deal_from_fields, whole_number
 from .openapi import document
 from .models import PULKA_NAME_MAX
-from .presenters import download, entry_view, jsonable, presenter, summary
+from .presenters import download, entry_view, jsonable, presenter, share_url, summary
 from .repository import current as repository
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -68,6 +69,41 @@ def _created(pulka: Pulka):
     return jsonify(pulka_json(pulka)), 201, {"Location": url_for("api.get_pulka", uid=pulka.uid)}
 
 
+def _me() -> int:
+    return caller().account.id
+
+
+# -- accounts and tokens -------------------------------------------------------------------
+
+
+@bp.post("/accounts")
+def create_account():
+    """A new account: while registration is open, or by the administrator's token."""
+    data = _body()
+    account = accounts.register(repository(), data.get("username"), data.get("password"),
+                                open_registration=current_app.config["REGISTRATION"] == "open", by=caller().account)
+    return jsonify({"username": account.username, "admin": account.is_admin}), 201
+
+
+@bp.post("/tokens")
+def create_token():
+    """A token for `Authorization: Bearer`, in exchange for the username and password."""
+    data = _body()
+    account = accounts.authenticate(repository(), data.get("username"), data.get("password"),
+                                    request.remote_addr or "")
+    return jsonify({"token": accounts.new_token(repository(), account), "username": account.username}), 201
+
+
+@bp.delete("/tokens/current")
+def revoke_token():
+    """Revoke the token this request carries."""
+    token = caller().bearer
+    if not token or not token.startswith(accounts.TOKEN_PREFIX):
+        raise Refused("call this with the token to revoke, as Authorization: Bearer <token>", "Authorization")
+    accounts.revoke_token(repository(), token)
+    return "", 204
+
+
 # -- reference data ------------------------------------------------------------------------
 
 
@@ -87,7 +123,7 @@ def parameters():
 
 @bp.get("/players")
 def players():
-    return jsonify({"players": services.player_names(repository())})
+    return jsonify({"players": services.player_names(repository(), _me())})
 
 
 # -- pulkas --------------------------------------------------------------------------------
@@ -96,12 +132,13 @@ def players():
 @bp.get("/pulkas")
 def list_pulkas():
     return jsonify({"pulkas": [{"id": s.uid, "name": s.name, "players": list(s.players), "deals": s.deals,
-                                "updated_at": s.updated_at.isoformat()} for s in services.list_pulkas(repository())]})
+                                "updated_at": s.updated_at.isoformat(), "role": s.role.value}
+                               for s in services.list_pulkas(repository(), _me())]})
 
 
 @bp.post("/pulkas")
 def create_pulka():
-    return _created(services.create_pulka(repository(), read_settings(_body())))
+    return _created(services.create_pulka(repository(), _me(), read_settings(_body())))
 
 
 @bp.get("/pulkas/<uid>")
@@ -115,7 +152,7 @@ def patch_pulka(uid: str):
     expected = _expected(data)
     pulka = services.get_pulka(repository(), uid)
     settings = read_settings({k: v for k, v in data.items() if k != "version"}, pulka.settings)
-    return jsonify(pulka_json(services.change_settings(repository(), uid, settings, expected)))
+    return jsonify(pulka_json(services.change_settings(repository(), uid, settings, expected, actor())))
 
 
 @bp.delete("/pulkas/<uid>")
@@ -138,7 +175,7 @@ def add_deal(uid: str):
     data = _body()
     expected = _expected(data)
     pulka = services.get_pulka(repository(), uid)
-    saved = services.add_deal(repository(), uid, _deal(data, pulka, len(pulka.deals) + 1), expected)
+    saved = services.add_deal(repository(), uid, _deal(data, pulka, len(pulka.deals) + 1), expected, actor())
     number = len(saved.deals)
     return jsonify(deal_json(saved, number)), 201, {"Location": url_for("api.get_deal", uid=uid, number=number)}
 
@@ -173,21 +210,59 @@ def edit_deal(uid: str, number: int):
     expected = _expected(data)
     pulka = services.get_pulka(repository(), uid)
     pulka.result(number)
-    saved = services.edit_deal(repository(), uid, number, _deal(data, pulka, number), expected)
+    saved = services.edit_deal(repository(), uid, number, _deal(data, pulka, number), expected, actor())
     return jsonify(deal_json(saved, number))
 
 
 @bp.delete("/pulkas/<uid>/deals/<int:number>")
 def delete_deal(uid: str, number: int):
-    pulka = services.delete_deal(repository(), uid, number, _expected({}))
+    pulka = services.delete_deal(repository(), uid, number, _expected({}), actor())
     return jsonify({"version": pulka.version, "deals": len(pulka.deals)})
 
 
 @bp.post("/pulkas/<uid>/undo")
 def undo(uid: str):
     data = request.get_json(silent=True) if request.is_json else None
-    pulka = services.undo(repository(), uid, _expected(data if isinstance(data, dict) else {}))
+    pulka = services.undo(repository(), uid, _expected(data if isinstance(data, dict) else {}), actor())
     return jsonify({"version": pulka.version, "deals": len(pulka.deals)})
+
+
+@bp.get("/pulkas/<uid>/version")
+def version(uid: str):
+    """What a watching phone asks every few seconds: the version and the last change, with an ETag, so
+    that while nothing changes the answer is an empty 304."""
+    pulka = services.get_pulka(repository(), uid)
+    response = jsonify({"version": pulka.version, "deals": len(pulka.deals), "change": pulka.last_change})
+    response.set_etag(f"v{pulka.version}")
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+# -- share links ---------------------------------------------------------------------------
+
+
+def share_json(share: Share) -> dict[str, Any]:
+    return {"id": share.id, "role": share.role.value, "label": share.label, "token": share.token,
+            "url": share_url(share.token), "created_at": share.created_at.isoformat(),
+            "last_used_at": share.last_used_at.isoformat() if share.last_used_at else None}
+
+
+@bp.get("/pulkas/<uid>/shares")
+def list_shares(uid: str):
+    return jsonify({"shares": [share_json(s) for s in services.list_shares(repository(), uid)]})
+
+
+@bp.post("/pulkas/<uid>/shares")
+def create_share(uid: str):
+    data = _body()
+    share = services.create_share(repository(), uid, data.get("role"), data.get("label", ""))
+    return jsonify(share_json(share)), 201
+
+
+@bp.delete("/pulkas/<uid>/shares/<share_id>")
+def delete_share(uid: str, share_id: str):
+    services.revoke_share(repository(), uid, share_id)
+    return "", 204
 
 
 # -- sheet, settlement, files ----------------------------------------------------------------
@@ -222,6 +297,6 @@ def pdf(uid: str):
 def import_pulka():
     if not request.is_json:
         raise Refused("send the pulka file as application/json", code="unsupported_media_type")
-    pulka = services.import_pulka(repository(), read_pulka_file(request.get_data()),
+    pulka = services.import_pulka(repository(), _me(), read_pulka_file(request.get_data()),
                                    request.args.get("name", "")[:PULKA_NAME_MAX])
     return _created(pulka)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from flask_wtf.csrf import CSRFProtect
 
 from ..resources import STATIC_DIR, TEMPLATES_DIR
-from . import api, errors, pages
+from . import access, api, auth, errors, pages
 from .cache import VersionCache
 from .db import Database
 from .presenters import FILTERS
@@ -40,7 +40,14 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     if os.environ.get("DATABASE_URL"):
         app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
     app.config.update(config or {})
+    app.config.setdefault("REGISTRATION", os.environ.get("SCOREKEEPER_REGISTRATION", "open"))
+    if app.config["REGISTRATION"] not in ("open", "closed"):
+        raise ValueError("SCOREKEEPER_REGISTRATION is open or closed")
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a pulka lasts an evening; a form may sit open for hours
+    app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=365))  # share links opened in a browser
+    app.config.setdefault("REMEMBER_COOKIE_DURATION", timedelta(days=90))
+    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    app.config.setdefault("REMEMBER_COOKIE_SAMESITE", "Lax")
     app.config.setdefault("MAX_CONTENT_LENGTH", 2 * 1024 * 1024)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
@@ -54,9 +61,8 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.extensions["scorekeeper"] = Repository(database)
     app.extensions["scorekeeper.presenters"] = VersionCache(128)
 
-    csrf = CSRFProtect(app)
-    # The JSON API takes only application/json bodies for writes, which a cross-site form cannot send.
-    csrf.exempt(api.bp)
+    access.init(app)
+    app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.jinja_env.filters.update(FILTERS)

@@ -11,11 +11,49 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from functools import cached_property
 
 from .. import pulyafile
 from ..engine import Deal, DealResult, Problem, PulkaError, Replay, Rules, RulesError, Settlement, Sheet, settle
 from . import models
+
+
+class Role(StrEnum):
+    """What a caller may do with one pulka, each role all that the one before may."""
+
+    VIEWER = "viewer"  # the sheet, the drawing, history, settlement, PDF and export
+    SCORER = "scorer"  # and add, edit, delete and undo deals
+    OWNER = "owner"  # and settings, renaming, deleting the pulka, share links
+
+    def allows(self, needed: Role) -> bool:
+        return _RANK[self] >= _RANK[needed]
+
+
+_RANK = {role: rank for rank, role in enumerate(Role)}
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    username: str
+    is_admin: bool = False
+    disabled: bool = False
+    session_epoch: int = 1
+    created_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Share:
+    """A share link of a pulka; `token` is the secret part of its address."""
+
+    id: str
+    pulka_uid: str
+    token: str
+    role: Role
+    label: str
+    created_at: datetime
+    last_used_at: datetime | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,6 +71,8 @@ class Pulka:
     replay: Replay
     created_at: datetime
     updated_at: datetime
+    owner_id: int | None = None
+    last_change: Mapping[str, object] | None = None  # what the last write did, and who did it
 
     @property
     def n(self) -> int:
@@ -238,3 +278,40 @@ def _renumbered(problem: Problem, start: int) -> Problem:
     if problem.deal is None or problem.deal < start:
         return problem
     return Problem(problem.code, problem.field, problem.message, problem.deal + 1)
+
+
+class Unauthorized(Refused):
+    """No credentials where some are needed, or credentials that are wrong, revoked or disabled."""
+
+    code = "unauthorized"
+
+    def __init__(self, message: str = "log in first, or send a valid token"):
+        super().__init__(message)
+
+
+class Forbidden(Refused):
+    code = "forbidden"
+
+    def __init__(self, message: str = "this needs more than your access to this pulka allows"):
+        super().__init__(message)
+
+
+class TooManyAttempts(Refused):
+    code = "too_many_attempts"
+
+    def __init__(self, minutes: int):
+        super().__init__(f"too many failed attempts to log in: try again in {minutes} minutes")
+        self.minutes = minutes
+
+
+class AccountInvalid(Refused):
+    """A username or password that cannot be used (taken, too short, …)."""
+
+    code = "bad_account"
+
+
+class RegistrationClosed(Refused):
+    code = "registration_closed"
+
+    def __init__(self) -> None:
+        super().__init__("this server takes new accounts only from its administrator")

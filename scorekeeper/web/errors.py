@@ -20,6 +20,9 @@ STATUS: dict[str, int] = {
     Code.BAD_FORMAT.value: 400,
     "bad_request": 400,
     "csrf": 400,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "registration_closed": 403,
     "not_found": 404,
     "method_not_allowed": 405,
     "version_conflict": 409,
@@ -27,16 +30,18 @@ STATUS: dict[str, int] = {
     "no_deals": 409,
     "too_large": 413,
     "unsupported_media_type": 415,
+    "bad_account": 422,
+    "too_many_attempts": 429,
     # Every other problem of the engine: the request was understood, and the rules refuse it.
     **{code.value: 422 for code in Code if code not in (Code.BAD_JSON, Code.BAD_FORMAT)},
     "server_error": 500,
 }
 
 # Werkzeug's own refusals (a URL that does not exist, a body too large ...) by their status.
-HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "too_large",
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 413: "too_large",
               415: "unsupported_media_type", 500: "server_error"}
-TITLES = {400: "Bad request", 404: "Not found", 405: "Not allowed", 409: "Conflict", 413: "Too large",
-          415: "Not JSON", 422: "Refused", 500: "Something went wrong"}
+TITLES = {400: "Bad request", 401: "Log in first", 403: "Not allowed", 404: "Not found", 405: "Not allowed", 409: "Conflict", 413: "Too large",
+          415: "Not JSON", 422: "Refused", 429: "Too many attempts", 500: "Something went wrong"}
 MESSAGES = {
     "not_found": "There is no such page here.",
     "method_not_allowed": "This address does not take that request.",

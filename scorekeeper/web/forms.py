@@ -14,7 +14,7 @@ from typing import Any
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import BooleanField, Field, HiddenField, SelectMultipleField, StringField, TextAreaField
+from wtforms import BooleanField, Field, HiddenField, PasswordField, SelectMultipleField, StringField, TextAreaField
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ..engine import (PARAMETERS, PRESETS, Contract, Deal, DealType, Kind, Parameter, Preset, Rules, Sheet, defenders,
@@ -63,6 +63,25 @@ class VersionedForm(FlaskForm):
 
 class ConfirmForm(VersionedForm):
     """Undo and delete: nothing but the CSRF token and the version the page showed."""
+
+
+class LoginForm(FlaskForm):
+    username = StringField()
+    password = PasswordField()
+
+
+class AccountForm(LoginForm):
+    """A new account: on the register page, or the administrator's."""
+
+
+class PasswordForm(FlaskForm):
+    current = PasswordField()
+    new = PasswordField()
+
+
+class ShareForm(FlaskForm):
+    role = StringField(default="viewer")
+    label = StringField()
 
 
 class ImportForm(FlaskForm):

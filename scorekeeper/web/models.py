@@ -24,6 +24,8 @@ NAMING = {
 PLAYER_NAME_MAX = pulyafile.MAX_NAME
 PULKA_NAME_MAX = pulyafile.MAX_PULKA_NAME
 CURRENCY_MAX = pulyafile.MAX_CURRENCY
+USERNAME_MAX = 40
+SHARE_LABEL_MAX = 40
 
 
 def now() -> datetime:
@@ -34,21 +36,63 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 
 
-class PlayerRow(Base):
-    """A player's name, reused by every pulka he sits in."""
+class AccountRow(Base):
+    """Who keeps pulkas. Accounts are disabled, never deleted: their pulkas stay theirs."""
 
-    __tablename__ = "players"
+    __tablename__ = "accounts"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(PLAYER_NAME_MAX), unique=True)
+    username: Mapped[str] = mapped_column(String(USERNAME_MAX))
+    # The username as compared (casefolded): "Anna" and "anna" are one account.
+    username_key: Mapped[str] = mapped_column(String(USERNAME_MAX * 3), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Bumped by a password change, a reset or disabling: every session signed in before ends.
+    session_epoch: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class TokenRow(Base):
+    """An API token of an account; only its hash is kept."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LoginFailureRow(Base):
+    """A failed log-in, by account and by address: the limit holds across server processes."""
+
+    __tablename__ = "login_failures"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), index=True)  # "account:<username_key>" or "address:<ip>"
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PlayerRow(Base):
+    """A player's name in one account's circle, reused by every pulka of that account he sits in."""
+
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("owner_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))  # None: from before accounts
+    name: Mapped[str] = mapped_column(String(PLAYER_NAME_MAX))
 
 
 class PulkaRow(Base):
     __tablename__ = "pulkas"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    # Stable across id reuse: keys the replay cache, and later share links.
+    # The pulka's address everywhere (random, never reused); the row id never leaves the database.
     uid: Mapped[str] = mapped_column(String(32), unique=True)
+    owner_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))  # None: from before accounts
     name: Mapped[str] = mapped_column(String(PULKA_NAME_MAX))
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)  # Rules.overrides(): the preset and what differs
     currency: Mapped[str] = mapped_column(String(CURRENCY_MAX), default="")
@@ -57,6 +101,9 @@ class PulkaRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # What the last write did and who did it ({"what": "added", "deal": 7, "by": "Anna"}): the note
+    # that phones watching the sheet show.
+    last_change: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
     seats: Mapped[list[SeatRow]] = relationship(
         order_by="SeatRow.seat", cascade="all, delete-orphan", passive_deletes=True, lazy="selectin")
@@ -94,3 +141,27 @@ class DealRow(Base):
     tricks: Mapped[dict[str, int] | None] = mapped_column(JSON(none_as_null=True))
     open: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ShareRow(Base):
+    """A share link: its token opens one pulka as a viewer or a scorer, until the owner revokes it.
+    The token is kept (not only its hash) so that the owner can show the link and its QR code again."""
+
+    __tablename__ = "shares"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)  # public: names the link in the API
+    pulka_id: Mapped[int] = mapped_column(ForeignKey("pulkas.id", ondelete="CASCADE"), index=True)
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+    role: Mapped[str] = mapped_column(String(8))
+    label: Mapped[str] = mapped_column(String(SHARE_LABEL_MAX), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class AccessRow(Base):
+    """An account that opened a share link: the pulka is in its list while the link lives."""
+
+    __tablename__ = "pulka_access"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    share_id: Mapped[str] = mapped_column(ForeignKey("shares.id", ondelete="CASCADE"), primary_key=True)

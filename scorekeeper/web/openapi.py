@@ -6,7 +6,7 @@ from typing import Any
 
 from .. import __version__
 from .errors import STATUS
-from .models import CURRENCY_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX
+from .models import CURRENCY_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX, SHARE_LABEL_MAX, USERNAME_MAX
 
 NAME = {"type": "string", "minLength": 1, "maxLength": PLAYER_NAME_MAX}
 
@@ -21,8 +21,10 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 def _errors(*statuses: int) -> dict[str, Any]:
     """Each status with the error codes that answer with it (from the one table, errors.STATUS)."""
-    words = {400: "Malformed request", 404: "No such pulka or deal", 409: "The pulka is not as the request expects",
-             415: "The body is not application/json", 422: "Refused by the engine's rules; nothing was stored"}
+    words = {400: "Malformed request", 401: "No credentials, or wrong or revoked ones",
+             403: "The credentials do not allow this", 404: "No such pulka or deal (or not yours to see)",
+             409: "The pulka is not as the request expects", 415: "The body is not application/json",
+             422: "Refused by the rules; nothing was stored", 429: "Too many failed log-ins: wait"}
     return {str(s): _json(_ref("Error"), f"{words[s]}: " + ", ".join(c for c, st in STATUS.items() if st == s))
             for s in statuses}
 
@@ -33,6 +35,10 @@ NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "
           "description": "the deal number, 1-based"}
 VERSION_QUERY = {"name": "version", "in": "query", "required": False, "schema": {"type": "integer"},
                  "description": "the pulka version the client last saw; refused with 409 if it changed since"}
+
+
+# What needs no credentials (the rest answers 401 without them).
+ANONYMOUS = {("/api/v1/openapi.json", "get"), ("/api/v1/accounts", "post"), ("/api/v1/tokens", "post")}
 
 
 def document() -> dict[str, Any]:
@@ -118,6 +124,15 @@ def document() -> dict[str, Any]:
             "sum_net": {"type": "number"}, "sum_money": {"type": "number"}, "version": {"type": "integer"}}},
         "PulyaFile": {"type": "object", "description": "the pulya/1 file (shared FORMAT.md §1)",
                       "required": ["format", "players", "rules", "deals"]},
+        "Credentials": {"type": "object", "required": ["username", "password"], "properties": {
+            "username": {"type": "string", "minLength": 1, "maxLength": USERNAME_MAX},
+            "password": {"type": "string", "minLength": 8, "maxLength": 200}}},
+        "Share": {"type": "object", "required": ["id", "token", "url", "role"], "properties": {
+            "id": {"type": "string", "description": "names the link; not secret"},
+            "token": {"type": "string", "description": "the secret part of the link; also a bearer token for "
+                                                       "this pulka, with this role"},
+            "url": {"type": "string"}, "role": {"enum": ["viewer", "scorer"]}, "label": {"type": "string"},
+            "created_at": {"type": "string"}, "last_used_at": {"type": ["string", "null"]}}},
     }
     p, n = [PULKA_ID], [PULKA_ID, NUMBER]
     paths = {
@@ -126,8 +141,23 @@ def document() -> dict[str, Any]:
                                        "responses": {"200": {"description": "parameters and presets"}}}},
         "/api/v1/players": {"get": {"summary": "Known player names (reused across pulkas)",
                                     "responses": {"200": {"description": "names"}}}},
+        "/api/v1/accounts": {
+            "post": {"summary": "A new account (while registration is open, or by the administrator's token); "
+                                "the first account of a server is its administrator",
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Credentials")}}},
+                     "responses": {"201": {"description": "created"}} | _errors(400, 403, 415, 422)}},
+        "/api/v1/tokens": {
+            "post": {"summary": "A bearer token for the API, in exchange for a username and password",
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Credentials")}}},
+                     "responses": {"201": _json({"type": "object", "required": ["token"], "properties": {
+                         "token": {"type": "string"}, "username": {"type": "string"}}}, "the token")}
+                                  | _errors(400, 401, 415, 429)}},
+        "/api/v1/tokens/current": {
+            "delete": {"summary": "Revoke the token this request is made with",
+                       "responses": {"204": {"description": "revoked"}} | _errors(400)}},
         "/api/v1/pulkas": {
-            "get": {"summary": "All pulkas", "responses": {"200": {"description": "a list"}}},
+            "get": {"summary": "The caller's pulkas and those shared with it",
+                    "responses": {"200": {"description": "a list"}}},
             "post": {"summary": "A new pulka", "requestBody": {"required": True, "content": {
                 "application/json": {"schema": _ref("PulkaWrite")}}},
                 "responses": {"201": _json(_ref("Pulka"), "created")} | _errors(400, 415, 422)}},
@@ -194,12 +224,40 @@ def document() -> dict[str, Any]:
                                           "content": {"application/pdf": {"schema": {
                                               "type": "string", "contentMediaType": "application/pdf"}}}}}
                                  | _errors(400, 404)}},
+        "/api/v1/pulkas/{uid}/version": {
+            "parameters": p,
+            "get": {"summary": "The pulka's version and its last change, with an ETag: what watching phones poll "
+                               "(If-None-Match answers 304 while nothing changed)",
+                    "responses": {"200": {"description": "the version"}, "304": {"description": "unchanged"}}
+                                 | _errors(404)}},
+        "/api/v1/pulkas/{uid}/shares": {
+            "parameters": p,
+            "get": {"summary": "The pulka's share links (owner)",
+                    "responses": {"200": {"description": "the links"}} | _errors(404)},
+            "post": {"summary": "A new share link for a viewer or a scorer (owner)",
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                         "type": "object", "required": ["role"], "properties": {
+                             "role": {"enum": ["viewer", "scorer"]},
+                             "label": {"type": "string", "maxLength": SHARE_LABEL_MAX}}}}}},
+                     "responses": {"201": _json(_ref("Share"), "created")} | _errors(400, 404, 415)}},
+        "/api/v1/pulkas/{uid}/shares/{share_id}": {
+            "parameters": p + [{"name": "share_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "delete": {"summary": "Revoke a share link: it stops working at once (owner)",
+                       "responses": {"204": {"description": "revoked"}} | _errors(404)}},
         "/api/v1/import": {
             "post": {"summary": "A pulya/1 file becomes a new pulka",
                      "parameters": [{"name": "name", "in": "query", "schema": {"type": "string"}}],
                      "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("PulyaFile")}}},
                      "responses": {"201": _json(_ref("Pulka"), "imported")} | _errors(400, 415, 422)}},
     }
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            if (path, method) in ANONYMOUS:
+                operation["security"] = []
+            else:
+                operation["responses"] |= _errors(401, 403)
     return {
         "openapi": "3.1.0",
         "info": {"title": "scorekeeper", "version": __version__,
@@ -207,5 +265,8 @@ def document() -> dict[str, Any]:
                                 "engine and is stored in one transaction, or is refused with a 4xx whose body "
                                 "carries the engine's problem code; a refused request stores nothing."},
         "paths": paths,
-        "components": {"schemas": schemas},
+        "components": {"schemas": schemas, "securitySchemes": {"bearer": {
+            "type": "http", "scheme": "bearer",
+            "description": "an account's token (POST /api/v1/tokens), or a share link's token (its pulka only)"}}},
+        "security": [{"bearer": []}],
     }

@@ -11,12 +11,13 @@ from markupsafe import Markup
 
 from ..engine import PARAMETERS, PRESETS, Kind, json_value
 from . import services
+from .access import actor, caller, remember_share, role
 from .domain import Pulka, Refused, VersionConflict, read_pulka_file, read_settings
 from .errors import STATUS, field_errors
-from .forms import (ADVANCED, ConfirmForm, DealForm, ImportForm, PulkaForm, deal_from_fields, fields_of, form_field,
-                    text_of)
+from .forms import (ADVANCED, ConfirmForm, DealForm, ImportForm, PulkaForm, ShareForm, deal_from_fields, fields_of,
+                    form_field, text_of)
 from .models import PULKA_NAME_MAX
-from .presenters import download, orientation_of, presenter, summary
+from .presenters import download, orientation_of, presenter, qr_svg, share_url, summary
 from .repository import current as repository
 
 bp = Blueprint("pages", __name__)
@@ -26,9 +27,13 @@ ORIENTATION_COOKIE = "orientation"
 _TOKEN = "\x00csrf-token\x00"
 
 
+def _me() -> int:
+    return caller().account.id
+
+
 @bp.get("/")
 def index():
-    return render_template("index.html", pulkas=services.list_pulkas(repository()))
+    return render_template("index.html", pulkas=services.list_pulkas(repository(), _me()))
 
 
 # -- a new pulka, and its settings ---------------------------------------------------------
@@ -44,7 +49,7 @@ def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka |
                            advanced_open=any(field.startswith("p_") for field in errors),
                            choice_texts=lambda p: [text_of(c) for c in p.choices],
                            presets=PRESETS, presets_json=_presets_json(),
-                           known=services.player_names(repository()), frozen=bool(pulka and pulka.deals)), status
+                           known=services.player_names(repository(), _me()), frozen=bool(pulka and pulka.deals)), status
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -54,7 +59,7 @@ def new_pulka():
         form.fill_rules(PRESETS[form.preset.data or "sochi"])
         return _settings_page(form, {})
     try:
-        pulka = services.create_pulka(repository(), read_settings(form.settings_data()))
+        pulka = services.create_pulka(repository(), _me(), read_settings(form.settings_data()))
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), status=STATUS[error.code])
     flash(f"{pulka.name}: {pulka.players[pulka.first_dealer]} deals first. Enter the deals as they end.")
@@ -71,7 +76,8 @@ def settings(uid: str):
         return _settings_page(form, {}, pulka)
     try:
         data = form.names_and_currency() if pulka.deals else form.settings_data()
-        services.change_settings(repository(), uid, read_settings(data, pulka.settings), form.expected(pulka.version))
+        services.change_settings(repository(), uid, read_settings(data, pulka.settings), form.expected(pulka.version),
+                                 actor())
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), pulka, STATUS[error.code])
     flash("Settings saved.")
@@ -109,7 +115,8 @@ def sheet(uid: str):
     if session.get("_flashes") or not current_app.config.get("PAGE_CACHE", True):
         page = render()  # a page with messages is this request's own
     else:
-        page = view.page(("sheet.html", orientation), lambda: render(_TOKEN)).replace(_TOKEN, generate_csrf())
+        key = ("sheet.html", orientation, role())  # a viewer's page has no buttons to change the pulka
+        page = view.page(key, lambda: render(_TOKEN)).replace(_TOKEN, generate_csrf())
     response = make_response(page)
     if chosen == orientation:
         # Remembered for every pulka, so the sheet keeps its turn after each deal's redirect.
@@ -120,7 +127,7 @@ def sheet(uid: str):
 @bp.post("/p/<uid>/undo")
 def undo(uid: str):
     try:
-        pulka = services.undo(repository(), uid, ConfirmForm().expected())
+        pulka = services.undo(repository(), uid, ConfirmForm().expected(), actor())
     except Refused as error:
         if error.code == "not_found":
             raise
@@ -154,9 +161,9 @@ def _deal_post(pulka: Pulka, number: int):
         # The deal was read on the sheet of this version: it is written on that version or not at all.
         expected = form.expected(pulka.version)
         if editing:
-            saved = services.edit_deal(repository(), pulka.uid, number, deal, expected)
+            saved = services.edit_deal(repository(), pulka.uid, number, deal, expected, actor())
         else:
-            saved = services.add_deal(repository(), pulka.uid, deal, expected)
+            saved = services.add_deal(repository(), pulka.uid, deal, expected, actor())
             number = len(saved.deals)
     except VersionConflict as error:
         # Show the form again on the pulka as it is now: a new deal becomes the next one.
@@ -214,7 +221,7 @@ def delete_deal(uid: str, number: int):
                 action=url_for(".delete_deal", uid=uid, number=number), button=f"Delete deal {number}")
     if request.method == "POST":
         try:
-            services.delete_deal(repository(), uid, number, form.expected())
+            services.delete_deal(repository(), uid, number, form.expected(), actor())
         except Refused as error:
             return render_template("confirm.html", error=error.message, **page), STATUS[error.code]
         flash(f"Deal {number} deleted; the sheet is scored again.")
@@ -270,9 +277,46 @@ def import_pulka():
     if not name and upload and upload.filename:
         name = upload.filename.rsplit(".pulya", 1)[0].rsplit(".json", 1)[0]
     try:
-        pulka = services.import_pulka(repository(), read_pulka_file(text), name[:PULKA_NAME_MAX])
+        pulka = services.import_pulka(repository(), _me(), read_pulka_file(text), name[:PULKA_NAME_MAX])
     except Refused as error:
         return render_template("import.html", form=form, error=error.message), STATUS[error.code]
     flash(f"Imported {pulka.name}: {len(pulka.deals)} deals.")
     return redirect(url_for(".sheet", uid=pulka.uid))
 
+
+
+# -- share links ---------------------------------------------------------------------------------
+
+
+@bp.route("/p/<uid>/shares", methods=["GET", "POST"])
+def shares(uid: str):
+    """The pulka's share links, each as an address and a QR code to scan across the table."""
+    pulka = services.get_pulka(repository(), uid)
+    form = ShareForm()
+    errors: dict[str, list[str]] = {}
+    status = 200
+    if request.method == "POST":
+        try:
+            made = services.create_share(repository(), uid, form.role.data, form.label.data or "")
+            flash(f"A {made.role} link is ready: let them scan it.")
+            return redirect(url_for(".shares", uid=uid, _anchor=f"share-{made.id}"))
+        except Refused as error:
+            errors, status = field_errors(error), STATUS[error.code]
+    links = [(share, share_url(share.token)) for share in services.list_shares(repository(), uid)]
+    return render_template("shares.html", pulka=pulka, form=form, errors=errors, links=links, qr=qr_svg,
+                           revoke=ConfirmForm()), status
+
+
+@bp.post("/p/<uid>/shares/<share_id>/revoke")
+def revoke_share(uid: str, share_id: str):
+    services.revoke_share(repository(), uid, share_id)
+    flash("The link is revoked: it no longer opens the pulka, on any phone.")
+    return redirect(url_for(".shares", uid=uid))
+
+
+@bp.get("/s/<token>")
+def open_share(token: str):
+    """A share link: this browser may see (or score) the pulka from now on, with or without an account."""
+    share = services.open_share(repository(), token, caller().account_id)
+    remember_share(token)
+    return redirect(url_for(".sheet", uid=share.pulka_uid))

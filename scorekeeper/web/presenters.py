@@ -16,7 +16,9 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-from flask import Response, current_app
+import segno
+from flask import Response, current_app, url_for
+from markupsafe import Markup
 
 from .. import pulyafile
 from ..engine import Column, DealResult, Entry, Strain, defenders, json_value
@@ -281,3 +283,17 @@ def presenter(pulka: Pulka) -> Presenter:
 
 def download(data: str | bytes, mimetype: str, filename: str) -> Response:
     return Response(data, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def share_url(token: str) -> str:
+    """The address a share link's QR code carries (behind a proxy, ProxyFix makes it the public one)."""
+    return url_for("pages.open_share", token=token, _external=True)
+
+
+def qr_svg(text: str, label: str = "") -> Markup:
+    """`text` as a QR code in inline SVG, drawn here (no outside service): black on white with the
+    quiet zone scanners need, even in dark mode; sized by the page."""
+    code = segno.make(text, error="m")
+    svg = code.svg_inline(scale=1, dark="#000", light="#fff", border=4, omitsize=True, svgclass="qr",
+                          title=label or None)
+    return Markup(svg)

@@ -12,18 +12,19 @@ import secrets
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import bindparam, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..engine import Contract, Deal, DealType, Replay, Rules, replay
 from .cache import VersionCache
 from .db import Database
-from .domain import NotFound, Pulka, Settings
-from .models import DealRow, PlayerRow, PulkaRow, SeatRow, now
+from .domain import Account, AccountInvalid, NotFound, Pulka, Role, Settings, Share
+from .models import (AccessRow, AccountRow, DealRow, LoginFailureRow, PlayerRow, PulkaRow, SeatRow, ShareRow, TokenRow,
+                     now)
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,13 @@ class Summary:
     players: tuple[str, ...]
     deals: int
     updated_at: datetime
+    role: Role = Role.OWNER
 
 
 _VERSION = select(PulkaRow.version).where(PulkaRow.uid == bindparam("uid"))
+_OWNER = select(PulkaRow.id, PulkaRow.owner_id).where(PulkaRow.uid == bindparam("uid"))
+# A share link's last use is written at most this often: reading the sheet should not write every time.
+LAST_USED_EVERY = timedelta(minutes=10)
 
 
 def new_uid() -> str:
@@ -68,26 +73,69 @@ class Repository:
             self.cache.put((uid, pulka.version), pulka)
         return pulka
 
-    def summaries(self) -> list[Summary]:
+    def summaries(self, account_id: int) -> list[Summary]:
+        """The account's pulkas and those shared with it (the best role it holds), newest first."""
         with self.db.Session() as session:
-            counts = dict(session.execute(select(DealRow.pulka_id, func.count()).group_by(DealRow.pulka_id)).all())
-            rows = session.scalars(select(PulkaRow).order_by(PulkaRow.updated_at.desc(), PulkaRow.id.desc()))
-            return [Summary(r.uid, r.name, _players(r), counts.get(r.id, 0), r.updated_at) for r in rows]
+            shared: dict[int, list[str]] = {}
+            for pulka_id, role in session.execute(
+                    select(ShareRow.pulka_id, ShareRow.role).join(AccessRow, AccessRow.share_id == ShareRow.id)
+                    .where(AccessRow.account_id == account_id)):
+                shared.setdefault(pulka_id, []).append(role)
+            rows = list(session.scalars(
+                select(PulkaRow).where(or_(PulkaRow.owner_id == account_id, PulkaRow.id.in_(shared)))
+                .order_by(PulkaRow.updated_at.desc(), PulkaRow.id.desc())))
+            counts = dict(session.execute(select(DealRow.pulka_id, func.count())
+                                          .where(DealRow.pulka_id.in_([r.id for r in rows]))
+                                          .group_by(DealRow.pulka_id)).all())
+            return [Summary(r.uid, r.name, _players(r), counts.get(r.id, 0), r.updated_at,
+                            Role.OWNER if r.owner_id == account_id else _best(shared[r.id])) for r in rows]
 
-    def player_names(self) -> list[str]:
+    def player_names(self, account_id: int) -> list[str]:
+        """The names the account has seated (its circle)."""
         with self.db.Session() as session:
-            return list(session.scalars(select(PlayerRow.name).order_by(PlayerRow.name)))
+            return list(session.scalars(
+                select(PlayerRow.name).where(PlayerRow.owner_id == account_id).order_by(PlayerRow.name)))
+
+    def role(self, uid: str, account_id: int | None, share_tokens: Sequence[str]) -> tuple[Role, str] | None:
+        """What this caller may do with the pulka, and the name of the share link that allows it: its
+        owner, a share link it holds (a token it brings, or a link its account opened), or nothing (None,
+        whether or not the pulka exists)."""
+        with self.db.engine.connect() as connection:
+            found = connection.execute(_OWNER, {"uid": uid}).first()
+            if found is None:
+                return None
+            pulka_id, owner_id = found
+            if owner_id is not None and owner_id == account_id:
+                return Role.OWNER, ""
+            held = [ShareRow.token.in_(share_tokens)] if share_tokens else []
+            if account_id is not None:
+                held.append(ShareRow.id.in_(select(AccessRow.share_id).where(AccessRow.account_id == account_id)))
+            if not held:
+                return None
+            shares = connection.execute(select(ShareRow.id, ShareRow.role, ShareRow.label, ShareRow.last_used_at)
+                                        .where(ShareRow.pulka_id == pulka_id, or_(*held))).all()
+        if not shares:
+            return None
+        self._used([share.id for share in shares
+                    if share.last_used_at is None or now() - _aware(share.last_used_at) > LAST_USED_EVERY])
+        best = min(shares, key=lambda share: share.role != Role.SCORER)  # a scorer link, if it holds one
+        return Role(best.role), best.label
+
+    def _used(self, share_ids: Sequence[str]) -> None:
+        if share_ids:
+            with self.db.engine.begin() as connection:
+                connection.execute(update(ShareRow).where(ShareRow.id.in_(share_ids)).values(last_used_at=now()))
 
     # -- writing ------------------------------------------------------------------------
 
-    def create(self, settings: Settings, deals: Sequence[Deal], replayed: Replay) -> Pulka:
-        """A new pulka with its deals (an import brings some), already replayed by the caller."""
+    def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay) -> Pulka:
+        """A new pulka of the account with its deals (an import brings some), already replayed by the caller."""
         for attempt in (1, 2):
             try:
                 with self.db.Session.begin() as session:
-                    row = PulkaRow(uid=new_uid(), name=settings.name, rules=settings.rules.overrides(),
-                                   currency=settings.currency, first_dealer=settings.first_dealer, version=1)
-                    row.seats = _seats(session, settings.players)
+                    row = PulkaRow(uid=new_uid(), owner_id=owner_id, name=settings.name, currency=settings.currency,
+                                   rules=settings.rules.overrides(), first_dealer=settings.first_dealer, version=1)
+                    row.seats = _seats(session, owner_id, settings.players)
                     session.add(row)
                     session.flush()
                     session.add_all(DealRow(pulka_id=row.id, position=number, **deal_values(deal))
@@ -132,6 +180,129 @@ class Repository:
             session.delete(row)
 
 
+    # -- accounts -------------------------------------------------------------------------
+
+    def create_account(self, username: str, password_hash: str) -> Account:
+        """A new account; the first of the instance is its administrator and takes over the pulkas and
+        players from before accounts existed."""
+        try:
+            with self.db.Session.begin() as session:
+                first = session.scalar(select(func.count()).select_from(AccountRow)) == 0
+                row = AccountRow(username=username, username_key=username_key(username),
+                                 password_hash=password_hash, is_admin=first)
+                session.add(row)
+                session.flush()
+                if first:
+                    _claim(session, row.id)
+                return _account(row)
+        except IntegrityError:
+            raise AccountInvalid(f"the username {username!r} is taken", "username") from None
+
+    def account(self, *, account_id: int | None = None, username: str | None = None,
+                token_hash: str | None = None) -> Account | None:
+        """An account by its id, its username, or the hash of one of its API tokens."""
+        query = select(AccountRow)
+        if account_id is not None:
+            query = query.where(AccountRow.id == account_id)
+        elif username is not None:
+            query = query.where(AccountRow.username_key == username_key(username))
+        else:
+            query = query.join(TokenRow, TokenRow.account_id == AccountRow.id).where(TokenRow.token_hash == token_hash)
+        with self.db.Session() as session:
+            row = session.scalars(query).one_or_none()
+            return _account(row) if row is not None else None
+
+    def password_hash(self, account_id: int) -> str:
+        with self.db.engine.connect() as connection:
+            return connection.execute(select(AccountRow.password_hash).where(AccountRow.id == account_id)).scalar_one()
+
+    def accounts(self) -> list[tuple[Account, int]]:
+        """Every account with the number of its pulkas."""
+        with self.db.Session() as session:
+            counts = dict(session.execute(select(PulkaRow.owner_id, func.count()).group_by(PulkaRow.owner_id)).all())
+            return [(_account(row), counts.get(row.id, 0))
+                    for row in session.scalars(select(AccountRow).order_by(AccountRow.username_key))]
+
+    def update_account(self, account_id: int, *, end_sessions: bool = False, **values: object) -> None:
+        """Change an account's password hash or flags; `end_sessions` signs out every browser."""
+        if end_sessions:
+            values["session_epoch"] = AccountRow.session_epoch + 1
+        with self.db.engine.begin() as connection:
+            if not connection.execute(update(AccountRow).where(AccountRow.id == account_id).values(**values)).rowcount:
+                raise NotFound("account")
+            if end_sessions:
+                connection.execute(delete(TokenRow).where(TokenRow.account_id == account_id))
+
+    def add_token(self, account_id: int, token_hash: str) -> None:
+        with self.db.Session.begin() as session:
+            session.add(TokenRow(account_id=account_id, token_hash=token_hash))
+
+    def delete_token(self, token_hash: str) -> None:
+        with self.db.engine.begin() as connection:
+            connection.execute(delete(TokenRow).where(TokenRow.token_hash == token_hash))
+
+    def failures(self, keys: Sequence[str], since: datetime) -> dict[str, int]:
+        """Failed log-ins since `since`, by key."""
+        with self.db.engine.connect() as connection:
+            return dict(connection.execute(
+                select(LoginFailureRow.key, func.count()).where(LoginFailureRow.key.in_(keys), LoginFailureRow.at >= since)
+                .group_by(LoginFailureRow.key)).all())
+
+    def record_failure(self, keys: Sequence[str], older_than: datetime) -> None:
+        """Count a failed log-in under each key; what is older than the window is of no use any more."""
+        with self.db.Session.begin() as session:
+            session.execute(delete(LoginFailureRow).where(LoginFailureRow.at < older_than))
+            session.add_all(LoginFailureRow(key=key) for key in keys)
+
+    def forget_failures(self, key: str) -> None:
+        with self.db.engine.begin() as connection:
+            connection.execute(delete(LoginFailureRow).where(LoginFailureRow.key == key))
+
+    def claim(self, account_id: int) -> int:
+        """Give the pulkas and players from before accounts to the account; how many pulkas it got."""
+        with self.db.Session.begin() as session:
+            return _claim(session, account_id)
+
+    # -- share links ----------------------------------------------------------------------
+
+    def add_share(self, uid: str, role: Role, label: str) -> Share:
+        with self.db.Session.begin() as session:
+            pulka_id = session.scalar(select(PulkaRow.id).where(PulkaRow.uid == uid))
+            if pulka_id is None:
+                raise NotFound()
+            row = ShareRow(id=secrets.token_urlsafe(9), pulka_id=pulka_id, token=secrets.token_urlsafe(24),
+                           role=role.value, label=label)
+            session.add(row)
+            session.flush()
+            return _share(row, uid)
+
+    def shares(self, uid: str) -> list[Share]:
+        with self.db.Session() as session:
+            rows = session.scalars(select(ShareRow).join(PulkaRow, PulkaRow.id == ShareRow.pulka_id)
+                                   .where(PulkaRow.uid == uid).order_by(ShareRow.created_at, ShareRow.id))
+            return [_share(row, uid) for row in rows]
+
+    def share(self, token: str) -> Share | None:
+        with self.db.Session() as session:
+            found = session.execute(select(ShareRow, PulkaRow.uid).join(PulkaRow, PulkaRow.id == ShareRow.pulka_id)
+                                    .where(ShareRow.token == token)).first()
+            return _share(*found) if found else None
+
+    def delete_share(self, uid: str, share_id: str) -> None:
+        with self.db.engine.begin() as connection:
+            pulka_id = select(PulkaRow.id).where(PulkaRow.uid == uid).scalar_subquery()
+            gone = connection.execute(delete(ShareRow).where(ShareRow.id == share_id, ShareRow.pulka_id == pulka_id))
+            if not gone.rowcount:
+                raise NotFound("share link")
+
+    def grant(self, account_id: int, share: Share) -> None:
+        """The account opened the share link: the pulka joins its list (unless it is the owner's own)."""
+        with self.db.Session.begin() as session:
+            if session.get(AccessRow, (account_id, share.id)) is None:
+                session.add(AccessRow(account_id=account_id, share_id=share.id))
+        self._used([share.id])
+
+
 class Change:
     """The rows of one write: what the use case decided, said in deals and settings."""
 
@@ -163,15 +334,19 @@ class Change:
                 for seat in list(row.seats):
                     self.session.delete(seat)
                 self.session.flush()
-                row.seats = _seats(self.session, settings.players)
+                row.seats = _seats(self.session, row.owner_id, settings.players)
 
-    def done(self, deals: Sequence[Deal], replayed: Replay, settings: Settings | None = None) -> Pulka:
-        """The pulka this write makes, kept by its new version once the transaction commits."""
+    def done(self, deals: Sequence[Deal], replayed: Replay, note: dict[str, object],
+             settings: Settings | None = None) -> Pulka:
+        """The pulka this write makes, kept by its new version once the transaction commits. `note` says what
+        the write did and who did it, for the phones that watch the sheet."""
+        self._execute(update(PulkaRow).where(PulkaRow.id == self.pulka_id).values(last_change=note))
         self.session.flush()
         s = settings or self.before.settings
         self.after = dataclasses.replace(
             self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
-            first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, updated_at=now())
+            first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, updated_at=now(),
+            last_change=note)
         return self.after
 
     def _at(self, number: int):
@@ -189,9 +364,41 @@ def _players(row: PulkaRow) -> tuple[str, ...]:
     return tuple(seat.player.name for seat in row.seats)
 
 
-def _seats(session: Session, names: Sequence[str]) -> list[SeatRow]:
-    known = {p.name: p for p in session.scalars(select(PlayerRow).where(PlayerRow.name.in_(names)))}
-    return [SeatRow(seat=seat, player=known.get(name) or PlayerRow(name=name)) for seat, name in enumerate(names)]
+def _seats(session: Session, owner_id: int | None, names: Sequence[str]) -> list[SeatRow]:
+    """The seats of `names`, each an existing player of the owner's circle or a new one."""
+    known = {p.name: p for p in session.scalars(
+        select(PlayerRow).where(PlayerRow.owner_id == owner_id, PlayerRow.name.in_(names)))}
+    return [SeatRow(seat=seat, player=known.get(name) or PlayerRow(owner_id=owner_id, name=name))
+            for seat, name in enumerate(names)]
+
+
+def username_key(username: str) -> str:
+    return username.strip().casefold()
+
+
+def _account(row: AccountRow) -> Account:
+    return Account(row.id, row.username, row.is_admin, row.disabled, row.session_epoch, row.created_at)
+
+
+def _share(row: ShareRow, uid: str) -> Share:
+    return Share(row.id, uid, row.token, Role(row.role), row.label, row.created_at, row.last_used_at)
+
+
+def _claim(session: Session, account_id: int) -> int:
+    session.execute(update(PlayerRow).where(PlayerRow.owner_id.is_(None)).values(owner_id=account_id))
+    # A new version: pulkas cached by version elsewhere learn their owner.
+    return session.execute(update(PulkaRow).where(PulkaRow.owner_id.is_(None))
+                           .values(owner_id=account_id, version=PulkaRow.version + 1)).rowcount
+
+
+def _best(roles) -> Role:
+    """The most a caller holding several share links of one pulka may do."""
+    return Role.SCORER if Role.SCORER in {Role(role) for role in roles} else Role.VIEWER
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives back naive datetimes (stored in UTC); PostgreSQL aware ones."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def _deals(session: Session, pulka_id: int) -> tuple[Deal, ...]:
@@ -206,7 +413,7 @@ def _pulka(row: PulkaRow, deals: tuple[Deal, ...], replayed: Replay | None = Non
         # Stored deals replayed once already when they were written.
         replayed = replay(rules, len(players), deals, row.first_dealer)
     return Pulka(row.uid, row.version, row.name, row.currency, players, row.first_dealer, rules, deals, replayed,
-                 row.created_at, row.updated_at)
+                 row.created_at, row.updated_at, row.owner_id, row.last_change)
 
 
 def _by_seat(mapping: Mapping[str, Any] | None) -> dict[int, Any] | None:

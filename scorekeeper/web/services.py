@@ -13,9 +13,10 @@ from collections.abc import Sequence
 
 from .. import pulyafile
 from ..engine import Deal, DealResult, PulkaError, Replay, replay
-from .domain import DealRefused, NothingToUndo, Pulka, RulesFrozen, Settings, VersionConflict, read_settings
+from .domain import (DealRefused, NotFound, NothingToUndo, Pulka, Refused, Role, RulesFrozen, Settings, Share,
+                     VersionConflict, read_settings)
+from .models import SHARE_LABEL_MAX
 from .repository import Repository, Summary
-
 
 # -- reading -----------------------------------------------------------------------------------
 
@@ -24,12 +25,14 @@ def get_pulka(repo: Repository, uid: str) -> Pulka:
     return repo.get(uid)
 
 
-def list_pulkas(repo: Repository) -> list[Summary]:
-    return repo.summaries()
+def list_pulkas(repo: Repository, account_id: int) -> list[Summary]:
+    """The account's pulkas and those shared with it."""
+    return repo.summaries(account_id)
 
 
-def player_names(repo: Repository) -> list[str]:
-    return repo.player_names()
+def player_names(repo: Repository, account_id: int) -> list[str]:
+    """The names the account has seated before."""
+    return repo.player_names(account_id)
 
 
 def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
@@ -48,11 +51,11 @@ def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
 # -- pulkas ------------------------------------------------------------------------------------
 
 
-def create_pulka(repo: Repository, settings: Settings, deals: Sequence[Deal] = ()) -> Pulka:
-    return repo.create(settings, deals, _replay(settings, deals))
+def create_pulka(repo: Repository, owner_id: int, settings: Settings, deals: Sequence[Deal] = ()) -> Pulka:
+    return repo.create(owner_id, settings, deals, _replay(settings, deals))
 
 
-def import_pulka(repo: Repository, file: pulyafile.Pulka, name: str = "") -> Pulka:
+def import_pulka(repo: Repository, owner_id: int, file: pulyafile.Pulka, name: str = "") -> Pulka:
     """A pulka file as a new pulka, named `name`, else as the file names it, else after its players."""
     settings = read_settings({
         "name": name or file.name or "Imported pulka of " + ", ".join(file.players),
@@ -61,10 +64,11 @@ def import_pulka(repo: Repository, file: pulyafile.Pulka, name: str = "") -> Pul
         "first_dealer": file.players[file.first_dealer],
         "rules": file.rules.overrides(),
     })
-    return create_pulka(repo, settings, file.deals)
+    return create_pulka(repo, owner_id, settings, file.deals)
 
 
-def change_settings(repo: Repository, uid: str, settings: Settings, expected: int | None = None) -> Pulka:
+def change_settings(repo: Repository, uid: str, settings: Settings, expected: int | None = None,
+                    by: str = "") -> Pulka:
     """Name and currency change any time; the players, first dealer and rules only before the first deal."""
     with repo.writing(uid) as change:
         before = _expect(change.before, expected)
@@ -74,7 +78,7 @@ def change_settings(repo: Repository, uid: str, settings: Settings, expected: in
                 raise RulesFrozen()
             replayed = _replay(settings, ())
         change.set_settings(settings)
-        return change.done(before.deals, replayed, settings)
+        return change.done(before.deals, replayed, _note("settings", None, by), settings)
 
 
 def delete_pulka(repo: Repository, uid: str) -> None:
@@ -84,16 +88,17 @@ def delete_pulka(repo: Repository, uid: str) -> None:
 # -- deals -------------------------------------------------------------------------------------
 
 
-def add_deal(repo: Repository, uid: str, deal: Deal, expected: int | None = None) -> Pulka:
+def add_deal(repo: Repository, uid: str, deal: Deal, expected: int | None = None, by: str = "") -> Pulka:
     with repo.writing(uid) as change:
         before = _expect(change.before, expected)
         deals = (*before.deals, deal)
         replayed = _replay(before.settings, deals, focus=len(deals))
         change.append(deal)
-        return change.done(deals, replayed)
+        return change.done(deals, replayed, _note("added", len(deals), by))
 
 
-def edit_deal(repo: Repository, uid: str, number: int, deal: Deal, expected: int | None = None) -> Pulka:
+def edit_deal(repo: Repository, uid: str, number: int, deal: Deal, expected: int | None = None,
+              by: str = "") -> Pulka:
     """Replace deal `number`; every later deal is scored again, and must stay valid."""
     with repo.writing(uid) as change:
         before = _expect(change.before, expected)
@@ -102,10 +107,10 @@ def edit_deal(repo: Repository, uid: str, number: int, deal: Deal, expected: int
         deals[number - 1] = deal
         replayed = _replay(before.settings, deals, focus=number, action=f"This change to deal {number}")
         change.replace(number, deal)
-        return change.done(deals, replayed)
+        return change.done(deals, replayed, _note("edited", number, by))
 
 
-def delete_deal(repo: Repository, uid: str, number: int, expected: int | None = None) -> Pulka:
+def delete_deal(repo: Repository, uid: str, number: int, expected: int | None = None, by: str = "") -> Pulka:
     """Remove deal `number`; the later deals keep their order and are scored again, and must stay valid."""
     with repo.writing(uid) as change:
         before = _expect(change.before, expected)
@@ -113,10 +118,10 @@ def delete_deal(repo: Repository, uid: str, number: int, expected: int | None = 
         deals = before.deals[:number - 1] + before.deals[number:]
         replayed = _replay(before.settings, deals, action=f"Deleting deal {number}", renumber_from=number)
         change.remove(number)
-        return change.done(deals, replayed)
+        return change.done(deals, replayed, _note("deleted", number, by))
 
 
-def undo(repo: Repository, uid: str, expected: int | None = None) -> Pulka:
+def undo(repo: Repository, uid: str, expected: int | None = None, by: str = "") -> Pulka:
     """Take the last deal back."""
     with repo.writing(uid) as change:
         before = _expect(change.before, expected)
@@ -124,10 +129,46 @@ def undo(repo: Repository, uid: str, expected: int | None = None) -> Pulka:
             raise NothingToUndo()
         number = len(before.deals)
         change.remove(number)
-        return change.done(before.deals[:-1], _replay(before.settings, before.deals[:-1]))
+        return change.done(before.deals[:-1], _replay(before.settings, before.deals[:-1]), _note("undone", number, by))
+
+
+# -- share links -------------------------------------------------------------------------------
+
+
+def create_share(repo: Repository, uid: str, role: object, label: object = "") -> Share:
+    """A new link to the pulka for a viewer or a scorer."""
+    if role not in (Role.VIEWER, Role.SCORER):
+        raise Refused("a share link's role is viewer or scorer", "role")
+    if not isinstance(label, str) or len(label.strip()) > SHARE_LABEL_MAX:
+        raise Refused(f"a link's name has at most {SHARE_LABEL_MAX} characters", "label")
+    return repo.add_share(uid, Role(role), label.strip())
+
+
+def list_shares(repo: Repository, uid: str) -> list[Share]:
+    return repo.shares(uid)
+
+
+def revoke_share(repo: Repository, uid: str, share_id: str) -> None:
+    """The link stops working at once, in every browser that opened it."""
+    repo.delete_share(uid, share_id)
+
+
+def open_share(repo: Repository, token: str, account_id: int | None = None) -> Share:
+    """Someone opened a share link: with an account, the pulka joins that account's list."""
+    share = repo.share(token)
+    if share is None:
+        raise NotFound("share link")
+    if account_id is not None:
+        repo.grant(account_id, share)
+    return share
 
 
 # -- helpers -----------------------------------------------------------------------------------
+
+
+def _note(what: str, deal: int | None, by: str) -> dict[str, object]:
+    """What a write did and who did it, for the phones watching the sheet."""
+    return {"what": what, "deal": deal, "by": by}
 
 
 def _expect(pulka: Pulka, expected: int | None) -> Pulka:

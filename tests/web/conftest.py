@@ -44,6 +44,17 @@ def make_app(database_url: str, tmp_path: Path, **config: Any):
     return create_app(settings | config, instance_path=str(tmp_path / "instance"))
 
 
+@pytest.fixture(autouse=True)
+def cheap_passwords(monkeypatch):
+    """argon2 at its production cost takes ~0.1 s a hash: the tests use the cheapest (test_accounts checks
+    the real one)."""
+    from argon2 import PasswordHasher
+
+    from scorekeeper.web import accounts
+
+    monkeypatch.setattr(accounts, "HASHER", PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+
+
 @pytest.fixture
 def app(database_url, tmp_path):
     app = make_app(database_url, tmp_path)
@@ -51,9 +62,23 @@ def app(database_url, tmp_path):
     app.extensions["scorekeeper"].db.engine.dispose()
 
 
+OWNER = ("owner", "owner-password")
+
+
+def signed_in(app, username: str = OWNER[0], password: str = OWNER[1]):
+    """A test client of an account (made if new), by its API token on every request: pages and API alike."""
+    client = app.test_client()
+    client.post("/api/v1/accounts", json={"username": username, "password": password})
+    response = client.post("/api/v1/tokens", json={"username": username, "password": password})
+    assert response.status_code == 201, response.json
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {response.json['token']}"
+    return client
+
+
 @pytest.fixture
 def client(app):
-    return app.test_client()
+    """The first account of the instance (so its administrator), owning what the tests create."""
+    return signed_in(app)
 
 
 @pytest.fixture
@@ -63,6 +88,12 @@ def repo(database_url):
     database.upgrade()
     yield Repository(database)
     database.engine.dispose()
+
+
+@pytest.fixture
+def owner(repo) -> int:
+    """The id of an account that owns the pulkas a services test makes."""
+    return repo.create_account("owner", "not a real hash").id
 
 
 def snapshot(app) -> dict[str, list[str]]:

@@ -20,7 +20,7 @@ from scorekeeper.resources import resource_dir
 from scorekeeper.web import create_app
 from scorekeeper.web.db import normalize_url
 
-from .conftest import SOCHI, create, snapshot
+from .conftest import SOCHI, create, signed_in, snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +38,8 @@ def test_defaults_need_no_configuration(tmp_path, monkeypatch):
     again = create_app(instance_path=str(instance))
     assert again.config["SECRET_KEY"] == key  # generated once, kept
     client = app.test_client()
-    assert client.get("/").status_code == 200
+    assert client.get("/").headers["Location"] == "/login?next=/"  # a fresh instance asks for an account
+    assert client.get("/login").status_code == 200
     assert client.get("/static/app.css").status_code == 200
     assert client.get("/static/app.js").status_code == 200
 
@@ -68,9 +69,10 @@ def test_database_urls_use_psycopg_3():
 def test_migrations_create_every_table(app):
     engine = app.extensions["scorekeeper"].db.engine
     tables = set(inspect(engine).get_table_names())
-    assert {"players", "pulkas", "pulka_players", "deals", "alembic_version"} <= tables
+    assert {"players", "pulkas", "pulka_players", "deals", "accounts", "api_tokens", "shares", "pulka_access",
+            "login_failures", "alembic_version"} <= tables
     with engine.connect() as connection:
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
     app.extensions["scorekeeper"].db.upgrade()  # again: nothing to do
 
 
@@ -116,10 +118,18 @@ def test_scorekeeper_serve_runs_the_real_server(tmp_path):
                 break
             except OSError:
                 time.sleep(0.1)
-        request = urllib.request.Request(base + "/api/v1/import", data=json.dumps(SOCHI).encode(),
-                                         headers={"Content-Type": "application/json"})
-        pulka = json.load(urllib.request.urlopen(request))
-        with urllib.request.urlopen(f"{base}/p/{pulka['id']}") as response:
+        def post(path, body, token=""):
+            headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
+            return json.load(urllib.request.urlopen(urllib.request.Request(
+                base + path, data=json.dumps(body).encode(), headers=headers)))
+
+        credentials = {"username": "anna", "password": "a long password"}
+        post("/api/v1/accounts", credentials)
+        token = post("/api/v1/tokens", credentials)["token"]
+        pulka = post("/api/v1/import", SOCHI, token)
+        share = post(f"/api/v1/pulkas/{pulka['id']}/shares", {"role": "viewer"}, token)
+        phone = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())  # keeps the session cookie
+        with phone.open(share["url"]) as response:  # the link, as a phone opens it
             page = response.read().decode()
             assert response.headers["Server"] == "scorekeeper"
         assert "−107.33" in page
@@ -130,13 +140,15 @@ def test_scorekeeper_serve_runs_the_real_server(tmp_path):
 
 
 def test_concurrent_phones_queue_up(app):
-    client = app.test_client()
+    client = signed_in(app)
     pulka_id = create(client, rules={"preset": "sochi", "pulya_size": 1000})
     statuses = []
 
     def phone():
-        response = app.test_client().post(f"/api/v1/pulkas/{pulka_id}/deals",
-                                          json={"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}})
+        phone_client = app.test_client()  # each phone its own connection, with the owner's token
+        phone_client.environ_base.update(client.environ_base)
+        response = phone_client.post(f"/api/v1/pulkas/{pulka_id}/deals",
+                                     json={"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}})
         statuses.append(response.status_code)
 
     threads = [threading.Thread(target=phone) for _ in range(8)]
@@ -167,12 +179,13 @@ def test_two_pulkas_created_at_once_share_a_new_player(app):
     from scorekeeper.web.domain import Settings
 
     repo = app.extensions["scorekeeper"]
+    owner = repo.create_account("owner", "not a real hash").id
     original = repository._seats
     barrier = threading.Barrier(2, timeout=10)
     first_calls = iter(range(2))
 
-    def seats_then_wait(session, names):
-        rows = original(session, names)
+    def seats_then_wait(session, owner_id, names):
+        rows = original(session, owner_id, names)
         if next(first_calls, None) is not None:
             barrier.wait()  # both transactions have decided the player is new
         return rows
@@ -183,7 +196,7 @@ def test_two_pulkas_created_at_once_share_a_new_player(app):
     def create(name):
         settings = Settings(name, "", ("Anna", "Boris", "Newcomer"), 0, Rules.of("sochi"))
         try:
-            results.append(services.create_pulka(repo, settings))
+            results.append(services.create_pulka(repo, owner, settings))
         except Exception as error:  # noqa: BLE001 - the test reports whatever escapes
             errors.append(error)
 
@@ -194,4 +207,4 @@ def test_two_pulkas_created_at_once_share_a_new_player(app):
         thread.join()
     repository._seats = original
     assert errors == [] and len(results) == 2
-    assert services.player_names(repo).count("Newcomer") == 1
+    assert services.player_names(repo, owner).count("Newcomer") == 1

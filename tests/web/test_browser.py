@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from .conftest import SOCHI, add, create, make_app
+from .conftest import OWNER, SOCHI, add, create, make_app, signed_in
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # Flags for a closed network: without them chromium keeps dialling out at start.
@@ -24,7 +24,7 @@ def live(tmp_path):
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    yield app, f"http://127.0.0.1:{server.effective_port}"
+    yield app, f"http://127.0.0.1:{server.effective_port}", signed_in(app)
     server.close()
     app.extensions["scorekeeper"].db.engine.dispose()
 
@@ -36,7 +36,7 @@ def page():
     assert CHROMIUM, "Debian's chromium is missing: `make test` installs it (scripts/system-packages.sh)"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
         errors = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         yield page
@@ -44,13 +44,22 @@ def page():
         assert errors == []
 
 
+def login(page, base, username=OWNER[0], password=OWNER[1]) -> None:
+    page.goto(f"{base}/login")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
 def tap(page, name, value, scope=""):
     page.click(f"{scope} label.chip:has(input[name='{name}'][value='{value}'])".strip())
 
 
 def test_a_common_deal_in_seven_taps(live, page):
-    app, base = live
-    pulka_id = create(app.test_client(), ["Anna", "Boris", "Vera", "Gleb"], currency="₽")
+    app, base, client = live
+    pulka_id = create(client, ["Anna", "Boris", "Vera", "Gleb"], currency="₽")
+    login(page, base)
     page.goto(f"{base}/p/{pulka_id}/deal")
     assert page.locator("[data-part=whist]").is_hidden()  # nothing to say before a declarer
     tap(page, "declarer", 1)  # Boris; Anna deals and sits out
@@ -72,8 +81,9 @@ def test_a_common_deal_in_seven_taps(live, page):
 
 
 def test_misere_raspasy_and_refusals(live, page):
-    app, base = live
-    pulka_id = create(app.test_client(), rules={"preset": "sochi"})
+    app, base, client = live
+    pulka_id = create(client, rules={"preset": "sochi"})
+    login(page, base)
     page.goto(f"{base}/p/{pulka_id}/deal")
     tap(page, "type", "misere")
     assert page.locator("[data-part=contract]").is_hidden()
@@ -96,7 +106,8 @@ def test_misere_raspasy_and_refusals(live, page):
 
 
 def test_preset_fills_the_advanced_rules(live, page):
-    app, base = live
+    app, base, client = live
+    login(page, base)
     page.goto(f"{base}/new")
     page.fill("input[name=player0]", "Anna")
     page.fill("input[name=player1]", "Boris")
@@ -111,8 +122,8 @@ def test_preset_fills_the_advanced_rules(live, page):
     tap(page, "first_dealer", 1)
     page.click("button[type=submit]")
     page.wait_for_url(f"{base}/p/*")
-    pulka = app.test_client().get("/api/v1/pulkas").json["pulkas"][0]
-    body = app.test_client().get(f"/api/v1/pulkas/{pulka['id']}").json
+    pulka = client.get("/api/v1/pulkas").json["pulkas"][0]
+    body = client.get(f"/api/v1/pulkas/{pulka['id']}").json
     assert body["overrides"] == {"preset": "leningrad", "help_whists_per_point": 15}
     assert body["first_dealer"] == "Boris"
 
@@ -140,9 +151,9 @@ def fits_the_screen(page) -> None:
 
 
 def test_the_drawing_on_a_phone(live, page):
-    app, base = live
-    client = app.test_client()
+    app, base, client = live
     pulka_id = create(client, list(NAMES.values()), name="Пулька у Анны", currency="₽")
+    login(page, base)
     for deal in SOCHI["deals"][:3]:
         assert add(client, pulka_id, renamed(deal)).status_code == 201
     page.goto(f"{base}/p/{pulka_id}")
@@ -174,13 +185,14 @@ def test_the_drawing_on_a_phone(live, page):
     assert vera.locator("tspan.new").text_content() == str(gora[-1])  # the newest value, in bold
     assert page.get_attribute(".drawing svg", "data-orientation") == "upright"  # remembered
 
-    browser = page.context.browser
-    wide = browser.new_page(viewport={"width": 1280, "height": 900})
+    wide = page.context.new_page()  # the same browser, logged in
+    wide.set_viewport_size({"width": 1280, "height": 900})
     wide.goto(f"{base}/p/{pulka_id}?orientation=table")
     drawing, table_box = wide.locator(".drawing").bounding_box(), wide.locator("table.sheet").bounding_box()
     assert drawing["x"] + drawing["width"] <= table_box["x"]  # beside the table
     wide.screenshot(path="/tmp/sheet-1280.png", full_page=True)
-    dark = browser.new_page(viewport={"width": 390, "height": 844}, color_scheme="dark")
+    dark = page.context.new_page()
+    dark.emulate_media(color_scheme="dark")
     dark.goto(f"{base}/p/{pulka_id}")
     ink = dark.evaluate("getComputedStyle(document.querySelector('.drawing svg line')).stroke")
     assert ink == dark.evaluate("getComputedStyle(document.body).color") != "rgb(0, 0, 0)"

@@ -446,19 +446,33 @@ def test_a_crash_leaves_nothing_half_written(app, client, monkeypatch):
     assert snapshot(app) == before
 
 
-def test_csrf_protects_the_forms_but_not_the_api(database_url, tmp_path):
-    from .conftest import make_app
+def test_csrf_guards_every_write_resting_on_the_cookie(database_url, tmp_path):
+    """Forms need their token; the API needs it too when the session cookie is what authenticates the
+    request, and not with a bearer token (no cookie, nothing for another site to borrow)."""
+    from .conftest import OWNER, make_app, signed_in
 
     app = make_app(database_url, tmp_path, WTF_CSRF_ENABLED=True)
-    client = app.test_client()
-    pulka_id = create(client)  # the JSON API needs no token
-    before = snapshot(app)
-    response = client.post(f"/p/{pulka_id}/deal", data={"type": "raspasy", "t0": "3", "t1": "3", "t2": "4"})
-    assert response.status_code == 400 and "The form had expired" in text(response)
-    page = client.get(f"/p/{pulka_id}/deal").get_data(as_text=True)
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)[1]
-    assert snapshot(app) == before
-    response = client.post(f"/p/{pulka_id}/deal", data={"type": "raspasy", "t0": "3", "t1": "3", "t2": "4",
-                                                        "csrf_token": token})
+    bearer = signed_in(app)
+    pulka_id = create(bearer)  # a bearer token needs no CSRF token
+    browser = app.test_client()
+    login = browser.get("/login").get_data(as_text=True)
+    assert browser.post("/login", data={"username": OWNER[0], "password": OWNER[1]}).status_code == 400
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', login)[1]
+    response = browser.post("/login", data={"username": OWNER[0], "password": OWNER[1], "csrf_token": token})
     assert response.status_code == 302
+    before = snapshot(app)
+    response = browser.post(f"/p/{pulka_id}/deal", data={"type": "raspasy", "t0": "3", "t1": "3", "t2": "4"})
+    assert response.status_code == 400 and "The form had expired" in text(response)
+    deal = {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}
+    response = browser.post(f"/api/v1/pulkas/{pulka_id}/deals", json=deal)
+    assert (response.status_code, response.json["error"]["code"]) == (400, "csrf")
+    assert snapshot(app) == before
+    page = browser.get(f"/p/{pulka_id}/deal").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)[1]
+    response = browser.post(f"/p/{pulka_id}/deal", data={"type": "raspasy", "t0": "3", "t1": "3", "t2": "4",
+                                                         "csrf_token": token})
+    assert response.status_code == 302
+    response = browser.post(f"/api/v1/pulkas/{pulka_id}/deals", json=deal, headers={"X-CSRFToken": token})
+    assert response.status_code == 201
+    assert add(bearer, pulka_id, deal).status_code == 201
     app.extensions["scorekeeper"].db.engine.dispose()

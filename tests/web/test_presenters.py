@@ -14,18 +14,18 @@ from scorekeeper.web import services
 from scorekeeper.web.domain import Settings
 from scorekeeper.web.presenters import Presenter, presenter
 
-from .conftest import SOCHI, make_app, sochi
+from .conftest import SOCHI, make_app, signed_in, sochi
 
 SOCHI_FILE = pulyafile.parse(SOCHI)
 
 
-def sochi_pulka(repo, deals: int = 10):
+def sochi_pulka(repo, owner, deals: int = 10):
     settings = Settings("Friday", "₽", SOCHI_FILE.players, 0, SOCHI_FILE.rules)
-    return services.create_pulka(repo, settings, SOCHI_FILE.deals[:deals])
+    return services.create_pulka(repo, owner, settings, SOCHI_FILE.deals[:deals])
 
 
-def test_the_sheet(repo):
-    view = Presenter(sochi_pulka(repo)).sheet
+def test_the_sheet(repo, owner):
+    view = Presenter(sochi_pulka(repo, owner)).sheet
     rows = {row["name"]: row for row in view["table"]}
     assert [rows[p]["gora_chain"] for p in "ABC"][1] == [12, 16, 20, 40, 39]
     assert rows["A"]["pulya_chain"] == [4, 5, 10] and all(rows[p]["pulya_closed"] for p in "ABC")
@@ -35,8 +35,8 @@ def test_the_sheet(repo):
     assert view["last"]["pulya_closed"] == ["B"] and view["last"]["finished"]
 
 
-def test_the_protocol_and_a_deal(repo):
-    view = Presenter(sochi_pulka(repo))
+def test_the_protocol_and_a_deal(repo, owner):
+    view = Presenter(sochi_pulka(repo, owner))
     assert view.deal(1)["summary"] == ["A: pulya +4", "B: 8 whists on A"]
     assert view.deal(2)["summary"] == ["B: gora +12", "C: 18 whists on B", "A: 30 whists on B"]
     assert view.deal(1)["text"] == "A 7♥: B whist, C pass (open); tricks A 8, B 1, C 1"
@@ -44,8 +44,8 @@ def test_the_protocol_and_a_deal(repo):
     assert view.deal(10)["finished"] and not view.deal(9)["finished"]
 
 
-def test_the_settlement(repo):
-    view = Presenter(sochi_pulka(repo)).settlement
+def test_the_settlement(repo, owner):
+    view = Presenter(sochi_pulka(repo, owner)).settlement
     assert view["amnesty"] == 6 and view["gora_left"] == [0, 33, 16]
     assert view["gora_whists"][2] == Fraction(160, 3) and view["pairwise"][1][2] == Fraction(-218, 3)
     assert view["transfers"] == [{"from": "B", "to": "A", "amount": Decimal("107.33")},
@@ -53,17 +53,17 @@ def test_the_settlement(repo):
     assert view["sum_net"] == 0 and view["sum_money"] == 0
 
 
-def test_the_next_deal_on_the_form(repo):
+def test_the_next_deal_on_the_form(repo, owner):
     settings = Settings("Four", "", ("Anna", "Boris", "Vera", "Gleb"), 2, SOCHI_FILE.rules)
-    view = Presenter(services.create_pulka(repo, settings)).deal_form(1)
+    view = Presenter(services.create_pulka(repo, owner, settings)).deal_form(1)
     assert (view["dealer"], view["first_hand"], view["sitting_out"]) == ("Vera", "Gleb", "Vera")
     assert view["active"] == [(3, "Gleb"), (0, "Anna"), (1, "Boris")]
     assert view["talon"] == 2 and view["least_level"] == 6 and not view["editing"]
     assert json.loads(view["defenders_json"]) == {"3": [0, 1], "0": [1, 3], "1": [3, 0]}
 
 
-def test_files(repo):
-    view = Presenter(sochi_pulka(repo))
+def test_files(repo, owner):
+    view = Presenter(sochi_pulka(repo, owner))
     assert json.loads(view.export)["deals"] == SOCHI["deals"]
     lines = list(csv.reader(io.StringIO(view.csv)))
     assert lines[0][:3] == ["deal", "dealer", "type"]
@@ -88,7 +88,7 @@ def test_a_fresh_app_reads_what_another_wrote(app, client, database_url, tmp_pat
     rows, whatever the other has cached."""
     pulka_id = sochi(client, 4)
     other_app = make_app(database_url, tmp_path / "other")
-    other = other_app.test_client()
+    other = signed_in(other_app)  # the same account, logged in through the other process
     for url in (f"/api/v1/pulkas/{pulka_id}/sheet", f"/api/v1/pulkas/{pulka_id}/deals",
                 f"/api/v1/pulkas/{pulka_id}/settlement", f"/api/v1/pulkas/{pulka_id}"):
         assert other.get(url).json == client.get(url).json, url

@@ -26,14 +26,14 @@ FOUR = {"format": "pulya/1", "players": ["Anna", "Boris", "Vera", "Gleb"], "rule
         ]}
 
 
-def stored(repo: Repository):
+def stored(repo: Repository, owner: int):
     file = pulyafile.parse(FOUR)
     settings = Settings("Four", "€", file.players, file.first_dealer, file.rules)
-    return file, services.create_pulka(repo, settings, file.deals)
+    return file, services.create_pulka(repo, owner, settings, file.deals)
 
 
-def test_every_kind_of_deal_comes_back_as_it_went_in(repo):
-    file, pulka = stored(repo)
+def test_every_kind_of_deal_comes_back_as_it_went_in(repo, owner):
+    file, pulka = stored(repo, owner)
     fresh = Repository(repo.db)  # nothing cached: everything from the rows
     again = fresh.get(pulka.uid)
     assert again.deals == file.deals
@@ -43,8 +43,8 @@ def test_every_kind_of_deal_comes_back_as_it_went_in(repo):
     assert pulyafile.dumps(pulyafile.Pulka(again.players, again.rules, again.deals)) == pulyafile.dumps(file)
 
 
-def test_a_second_repository_sees_every_write_of_the_first(repo):
-    _, pulka = stored(repo)
+def test_a_second_repository_sees_every_write_of_the_first(repo, owner):
+    _, pulka = stored(repo, owner)
     other = Repository(repo.db)
     assert other.get(pulka.uid).version == 1
     services.undo(repo, pulka.uid)
@@ -53,8 +53,8 @@ def test_a_second_repository_sees_every_write_of_the_first(repo):
     assert repo.get(pulka.uid).deals == pulka.deals[:3] and repo.get(pulka.uid).version == 3
 
 
-def test_a_failed_write_stores_and_caches_nothing(repo):
-    _, pulka = stored(repo)
+def test_a_failed_write_stores_and_caches_nothing(repo, owner):
+    _, pulka = stored(repo, owner)
     before = rows(repo)
     with pytest.raises(RuntimeError):
         with repo.writing(pulka.uid) as change:
@@ -64,10 +64,10 @@ def test_a_failed_write_stores_and_caches_nothing(repo):
     assert repo.get(pulka.uid).version == 1 and repo.cache.get((pulka.uid, 2)) is None
 
 
-def test_ids_are_random_and_never_reused(repo):
-    _, first = stored(repo)
+def test_ids_are_random_and_never_reused(repo, owner):
+    _, first = stored(repo, owner)
     services.delete_pulka(repo, first.uid)
-    _, second = stored(repo)
+    _, second = stored(repo, owner)
     assert second.uid != first.uid and len(second.uid) == 22
     with pytest.raises(NotFound):
         repo.get(first.uid)

@@ -21,25 +21,25 @@ SOCHI_RULES = SOCHI_FILE.rules
 ABC = Settings("Friday", "₽", ("A", "B", "C"), 0, SOCHI_RULES)
 
 
-def sochi(repo, deals: int = 10):
-    pulka = services.create_pulka(repo, ABC)
+def sochi(repo, owner, deals: int = 10):
+    pulka = services.create_pulka(repo, owner, ABC)
     for deal in SOCHI_FILE.deals[:deals]:
         pulka = services.add_deal(repo, pulka.uid, deal)
     return pulka
 
 
-def test_create_and_read(repo):
-    pulka = services.create_pulka(repo, ABC)
+def test_create_and_read(repo, owner):
+    pulka = services.create_pulka(repo, owner, ABC)
     assert (pulka.version, pulka.deals, pulka.players, pulka.rules) == (1, (), ("A", "B", "C"), SOCHI_RULES)
     assert len(pulka.uid) >= 16 and pulka.uid.replace("-", "").replace("_", "").isalnum()
     again = services.get_pulka(repo, pulka.uid)
     assert (again.name, again.currency, again.first_dealer) == ("Friday", "₽", 0)
-    assert [s.name for s in services.list_pulkas(repo)] == ["Friday"]
-    assert services.player_names(repo) == ["A", "B", "C"]
+    assert [s.name for s in services.list_pulkas(repo, owner)] == ["Friday"]
+    assert services.player_names(repo, owner) == ["A", "B", "C"]
 
 
-def test_the_sochi_example_deal_by_deal(repo):
-    pulka = sochi(repo)
+def test_the_sochi_example_deal_by_deal(repo, owner):
+    pulka = sochi(repo, owner)
     assert pulka.version == 11 and len(pulka.deals) == 10
     assert pulka.sheet.finished
     assert pulka.sheet.pulya == (10, 10, 10) and pulka.sheet.gora == (6, 39, 22)
@@ -47,8 +47,8 @@ def test_the_sochi_example_deal_by_deal(repo):
     assert services.get_pulka(repo, pulka.uid).deals == SOCHI_FILE.deals
 
 
-def test_a_refused_deal_stores_nothing(repo):
-    pulka = sochi(repo, 1)
+def test_a_refused_deal_stores_nothing(repo, owner):
+    pulka = sochi(repo, owner, 1)
     before = rows(repo)
     deal = SOCHI_FILE.deals[1]
     wrong = type(deal)(deal.type, deal.declarer, deal.contract, deal.whist, {1: 6, 0: 3, 2: 2}, deal.open)
@@ -60,8 +60,8 @@ def test_a_refused_deal_stores_nothing(repo):
     assert rows(repo) == before
 
 
-def test_a_stale_version_is_a_conflict(repo):
-    pulka = sochi(repo, 1)
+def test_a_stale_version_is_a_conflict(repo, owner):
+    pulka = sochi(repo, owner, 1)
     services.add_deal(repo, pulka.uid, SOCHI_FILE.deals[1], expected=pulka.version)
     before = rows(repo)
     for write in (lambda: services.add_deal(repo, pulka.uid, SOCHI_FILE.deals[2], expected=pulka.version),
@@ -74,7 +74,7 @@ def test_a_stale_version_is_a_conflict(repo):
     assert rows(repo) == before
 
 
-def test_edit_and_delete_that_break_a_later_deal_name_it(repo):
+def test_edit_and_delete_that_break_a_later_deal_name_it(repo, owner):
     # Leningrad: after 2 raspasy in a row a game must be at least 7 (rules.md §14 raspasy_exit [6, 7, 7]).
     file = pulyafile.parse({"format": "pulya/1", "players": ["A", "B", "C"], "rules": {"preset": "leningrad"},
                             "deals": [{"type": "raspasy", "tricks": {"B": 4, "C": 4, "A": 2}},
@@ -83,7 +83,7 @@ def test_edit_and_delete_that_break_a_later_deal_name_it(repo):
                                        "whist": {"C": "pass", "A": "pass"}},
                                       {"type": "game", "declarer": "A", "contract": "6S",
                                        "whist": {"B": "pass", "C": "pass"}}]})
-    pulka = services.import_pulka(repo, file, "Leningrad")
+    pulka = services.import_pulka(repo, owner, file, "Leningrad")
     before = rows(repo)
     raspasy = file.deals[1]
     with pytest.raises(DealRefused) as refused:
@@ -98,13 +98,13 @@ def test_edit_and_delete_that_break_a_later_deal_name_it(repo):
     assert rows(repo) == before
 
 
-def test_delete_renumbers_the_later_deals(repo):
+def test_delete_renumbers_the_later_deals(repo, owner):
     # Raspasy name no declarer, so they stay valid whoever deals them.
     file = pulyafile.parse({"format": "pulya/1", "players": ["A", "B", "C"], "rules": {"preset": "sochi"},
                             "deals": [{"type": "raspasy", "tricks": {"A": 1, "B": 4, "C": 5}},
                                       {"type": "raspasy", "tricks": {"A": 2, "B": 4, "C": 4}},
                                       {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}]})
-    pulka = services.import_pulka(repo, file)
+    pulka = services.import_pulka(repo, owner, file)
     after = services.delete_deal(repo, pulka.uid, 1)
     assert after.deals == file.deals[1:] and after.version == pulka.version + 1
     stored = services.get_pulka(repo, pulka.uid)
@@ -113,8 +113,8 @@ def test_delete_renumbers_the_later_deals(repo):
     assert stored.sheet.gora[0] == 8
 
 
-def test_undo_takes_the_last_deal_back(repo):
-    pulka = sochi(repo, 2)
+def test_undo_takes_the_last_deal_back(repo, owner):
+    pulka = sochi(repo, owner, 2)
     pulka = services.undo(repo, pulka.uid)
     assert pulka.deals == SOCHI_FILE.deals[:1]
     pulka = services.undo(repo, pulka.uid)
@@ -124,8 +124,8 @@ def test_undo_takes_the_last_deal_back(repo):
     assert rows(repo) == before
 
 
-def test_settings_are_frozen_by_the_first_deal(repo):
-    pulka = services.create_pulka(repo, ABC)
+def test_settings_are_frozen_by_the_first_deal(repo, owner):
+    pulka = services.create_pulka(repo, owner, ABC)
     four = read_settings({"players": ["A", "B", "C", "D"], "first_dealer": "D", "rules": {"preset": "rostov"}},
                          pulka.settings)
     pulka = services.change_settings(repo, pulka.uid, four)
@@ -155,20 +155,20 @@ def test_settings_are_checked_by_one_function():
                                                                       Rules.of("sochi"))
 
 
-def test_import_a_file(repo):
-    pulka = services.import_pulka(repo, SOCHI_FILE)
+def test_import_a_file(repo, owner):
+    pulka = services.import_pulka(repo, owner, SOCHI_FILE)
     assert pulka.name == "Imported pulka of A, B, C" and pulka.deals == SOCHI_FILE.deals
     bad = json.loads(json.dumps(SOCHI))
     bad["deals"][2]["tricks"]["C"] = 9
     before = rows(repo)
     with pytest.raises(DealRefused) as refused:
-        services.import_pulka(repo, pulyafile.parse(bad))
+        services.import_pulka(repo, owner, pulyafile.parse(bad))
     assert (refused.value.code, refused.value.deal) == ("tricks_sum", 3)
     assert rows(repo) == before
 
 
-def test_unknown_pulkas_and_deals(repo):
-    pulka = sochi(repo, 1)
+def test_unknown_pulkas_and_deals(repo, owner):
+    pulka = sochi(repo, owner, 1)
     for call in (lambda: services.get_pulka(repo, "nope"), lambda: services.undo(repo, "nope"),
                  lambda: services.add_deal(repo, "nope", SOCHI_FILE.deals[0]),
                  lambda: services.delete_pulka(repo, "nope"),
@@ -182,8 +182,8 @@ def test_unknown_pulkas_and_deals(repo):
         services.get_pulka(repo, pulka.uid)
 
 
-def test_preview_stores_nothing(repo):
-    pulka = sochi(repo, 1)
+def test_preview_stores_nothing(repo, owner):
+    pulka = sochi(repo, owner, 1)
     before = rows(repo)
     result = services.preview(pulka, SOCHI_FILE.deals[1])
     assert result.number == 2 and {(e.player, e.column.value, e.points) for e in result.entries} >= {(1, "gora", 12)}

@@ -13,7 +13,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from scorekeeper.pulyafile import FileError, Pulka, parse, result_json
 
-from .conftest import make_app
+from .conftest import make_app, signed_in
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 
@@ -61,7 +61,7 @@ class StoredLog(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.app = make_app(self.database_url, self.tmp_path / f"run{id(self)}")
-        self.client = self.app.test_client()
+        self.client = signed_in(self.app)
         self.players = PLAYERS[:self.n]
         self.rules = {"preset": self.preset, "pulya_size": 30}
         created = self.client.post("/api/v1/pulkas", json={"players": self.players, "rules": self.rules})

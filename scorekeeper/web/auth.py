@@ -1,0 +1,120 @@
+"""The account pages: log in, log out, register, change the password; the administrator's accounts."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_login import login_user, logout_user
+
+from . import accounts
+from .access import User, caller
+from .domain import Refused
+from .errors import STATUS, field_errors
+from .forms import AccountForm, ConfirmForm, LoginForm, PasswordForm
+from .repository import current as repository
+
+bp = Blueprint("auth", __name__)
+
+
+def registration_open() -> bool:
+    return current_app.config["REGISTRATION"] == "open"
+
+
+def _next() -> str:
+    """Where to go after logging in: a path on this site only."""
+    target = request.args.get("next") or ""
+    parts = urlsplit(target)
+    return target if target.startswith("/") and not target.startswith("//") and not parts.netloc else url_for(
+        "pages.index")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    form = LoginForm()
+    if request.method == "GET":
+        return render_template("login.html", form=form, errors={}, open=registration_open())
+    try:
+        account = accounts.authenticate(repository(), form.username.data, form.password.data,
+                                        request.remote_addr or "")
+    except Refused as error:
+        return render_template("login.html", form=form, errors=field_errors(error), open=registration_open()), \
+            STATUS[error.code]
+    login_user(User(account), remember=True)
+    return redirect(_next())
+
+
+@bp.post("/logout")
+def logout():
+    logout_user()
+    flash("Logged out.")
+    return redirect(url_for(".login"))
+
+
+@bp.route("/register", methods=["GET", "POST"])
+def register():
+    form = AccountForm()
+    if not registration_open():
+        return render_template("register.html", form=form, errors={}, closed=True), STATUS["registration_closed"]
+    if request.method == "GET":
+        return render_template("register.html", form=form, errors={})
+    try:
+        account = accounts.register(repository(), form.username.data, form.password.data, open_registration=True)
+    except Refused as error:
+        return render_template("register.html", form=form, errors=field_errors(error)), STATUS[error.code]
+    login_user(User(account), remember=True)
+    flash(f"Welcome, {account.username}." + (" This account administers the server." if account.is_admin else ""))
+    return redirect(url_for("pages.index"))
+
+
+@bp.route("/account", methods=["GET", "POST"])
+def account():
+    form = PasswordForm()
+    who = caller().account
+    if request.method == "POST":
+        try:
+            accounts.change_password(repository(), who, form.current.data, form.new.data)
+        except Refused as error:
+            return render_template("account.html", form=form, errors=field_errors(error)), STATUS[error.code]
+        # The password change ended every session, this one too: it starts again at the new epoch.
+        login_user(User(repository().account(account_id=who.id)), remember=True)
+        flash("Password changed; every other browser and API token is signed out.")
+        return redirect(url_for(".account"))
+    return render_template("account.html", form=form, errors={})
+
+
+@bp.route("/admin", methods=["GET", "POST"])
+def admin():
+    """Every account; a new one (how accounts are made while registration is closed)."""
+    form = AccountForm()
+    errors: dict[str, list[str]] = {}
+    status = 200
+    if request.method == "POST":
+        try:
+            made = accounts.register(repository(), form.username.data, form.password.data,
+                                     open_registration=registration_open(), by=caller().account)
+            flash(f"Account {made.username} created.")
+            return redirect(url_for(".admin"))
+        except Refused as error:
+            errors, status = field_errors(error), STATUS[error.code]
+    return render_template("admin.html", form=form, errors=errors, accounts=repository().accounts(),
+                           confirm=ConfirmForm(), open=registration_open()), status
+
+
+@bp.post("/admin/accounts/<int:account_id>")
+def admin_account(account_id: int):
+    """Disable or enable an account, or set its password."""
+    action = request.form.get("action")
+    try:
+        if action in ("disable", "enable"):
+            accounts.set_disabled(repository(), caller().account, account_id, action == "disable")
+            flash(f"Account {'disabled' if action == 'disable' else 'enabled'}.")
+        elif action == "password":
+            accounts.reset_password(repository(), account_id, request.form.get("password", ""))
+            flash("Password set; the account's sessions and tokens are signed out.")
+        else:
+            raise Refused("choose disable, enable or password", "action")
+    except Refused as error:
+        flash(error.message, "error")
+        return redirect(url_for(".admin")), 303
+    return redirect(url_for(".admin"))
