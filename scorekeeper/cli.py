@@ -121,6 +121,54 @@ def db_upgrade_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _repository():
+    """The repository of the app this machine serves (DATABASE_URL, or the instance folder's SQLite file)."""
+    from .web import create_app
+
+    return create_app().extensions["scorekeeper"]
+
+
+def _new_password() -> str:
+    """Asked twice at a terminal; from a pipe, the first two lines (for scripts)."""
+    if sys.stdin.isatty():
+        import getpass
+
+        first, second = getpass.getpass("Password: "), getpass.getpass("The same again: ")
+    else:
+        first, second = (sys.stdin.readline().rstrip("\n") for _ in range(2))
+    if first != second:
+        raise SystemExit("scorekeeper: the two passwords differ; nothing was made")
+    return first
+
+
+def account_create_command(args: argparse.Namespace) -> int:
+    from .web import accounts
+    from .web.domain import Refused
+
+    password = _new_password()
+    try:
+        made = accounts.register(_repository(), args.username, password, open_registration=True)
+    except Refused as error:
+        print(f"scorekeeper: {error.message}", file=sys.stderr)
+        return 1
+    role = "the administrator" if made.is_admin else "an account"
+    print(f"scorekeeper: {made.username} is {role} of this server")
+    return 0
+
+
+def db_claim_command(args: argparse.Namespace) -> int:
+    from .web import accounts
+    from .web.domain import Refused
+
+    try:
+        count = accounts.claim(_repository(), args.username)
+    except Refused:
+        print(f"scorekeeper: there is no account {args.username!r}", file=sys.stderr)
+        return 1
+    print(f"scorekeeper: {count} pulka{'' if count == 1 else 's'} from before accounts now belong to {args.username}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorekeeper", description="The electronic pulya for Preferans.")
     parser.add_argument("--version", action="version", version=f"scorekeeper {__version__}")
@@ -141,6 +189,16 @@ def build_parser() -> argparse.ArgumentParser:
     upgrade = db_commands.add_parser("upgrade", help="apply the schema migrations (the app also does on start)")
     upgrade.add_argument("--url", help="database URL (default: DATABASE_URL, else the instance folder's SQLite file)")
     upgrade.set_defaults(run=db_upgrade_command)
+    claim = db_commands.add_parser("claim", help="give the pulkas from before accounts to an account")
+    claim.add_argument("username")
+    claim.set_defaults(run=db_claim_command)
+
+    account = commands.add_parser("account", help="accounts of the web app")
+    account_commands = account.add_subparsers(dest="account_command", required=True)
+    create = account_commands.add_parser(
+        "create", help="make an account, asking for its password (the first account is the administrator)")
+    create.add_argument("username")
+    create.set_defaults(run=account_create_command)
     return parser
 
 

@@ -14,11 +14,17 @@ def run() -> None:
     if engine is None:
         engine = create_engine(config.get_main_option("sqlalchemy.url"))
     with engine.connect() as connection:
-        context.configure(connection=connection, target_metadata=target_metadata,
-                          render_as_batch=connection.dialect.name == "sqlite")
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # SQLite alters a table by copying it and dropping the old one, which the foreign keys of
+            # the rows that point at it would refuse (the pragma must be set outside a transaction).
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=sqlite)
         with context.begin_transaction():
             context.run_migrations()
         connection.commit()
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
 if context.is_offline_mode():

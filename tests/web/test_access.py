@@ -1,0 +1,197 @@
+"""Who may do what: every route of the app (taken from its URL map, so a new route cannot escape)
+against every kind of caller, on the pages and the API.
+
+The table below is the specification, written independently of access.NEEDS: anonymous callers
+reach only logging in, registering, static files and the OpenAPI document; another account sees
+nothing of a pulka not shared with it (404, as if it did not exist); a viewer link reads; a scorer
+link also writes deals; the owner does everything; the administrator manages accounts and sees
+others' pulkas only when they are shared with him.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from .conftest import SOCHI, make_app, signed_in
+
+CALLERS = ("anonymous", "other", "viewer", "scorer", "admin", "owner")  # the order requests are made in
+OK, LOGIN, NO, HIDDEN, DENIED = "ok", "login", 401, 404, 403
+
+# What each kind of route allows each caller: pages (HTML, the session cookie) and API (bearer tokens).
+ALLOWS = {
+    "anyone": {c: OK for c in CALLERS},
+    "account": {"anonymous": LOGIN, "viewer": LOGIN, "scorer": LOGIN, "other": OK, "admin": OK, "owner": OK},
+    "admin": {"anonymous": LOGIN, "viewer": LOGIN, "scorer": LOGIN, "other": DENIED, "owner": DENIED, "admin": OK},
+    "read": {"anonymous": HIDDEN, "other": HIDDEN, "admin": HIDDEN, "viewer": OK, "scorer": OK, "owner": OK},
+    "score": {"anonymous": HIDDEN, "other": HIDDEN, "admin": HIDDEN, "viewer": DENIED, "scorer": OK, "owner": OK},
+    "own": {"anonymous": HIDDEN, "other": HIDDEN, "admin": HIDDEN, "viewer": DENIED, "scorer": DENIED, "owner": OK},
+}
+# On the API, what a page answers by sending the browser to log in is 401; a share link's token,
+# which is a credential without an account, is 403 there.
+API = {LOGIN: NO}
+API_SHARE = {LOGIN: DENIED}
+
+RASPASY_FORM = {"type": "raspasy", "t0": "3", "t1": "3", "t2": "4", "action": "save"}
+RASPASY = {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}
+PASSWORD = "a long password"
+_new = itertools.count()
+
+
+def new_pulka_form() -> dict[str, str]:
+    return {"player0": "A", "player1": "B", "player2": "C", "first_dealer": "0", "preset": "sochi",
+            "shown_preset": "sochi", "pulya_size": "20", "whist_price": "1", "currency": "", "name": ""}
+
+
+# endpoint: (what it needs, [(method, path, body)]); a body is form data for pages, JSON for the API.
+ROUTES: dict[str, tuple[str, list[tuple[str, str, Any]]]] = {
+    "static": ("anyone", [("GET", "/static/app.css", None)]),
+    "auth.login": ("anyone", [("GET", "/login", None), ("POST", "/login", {"username": "owner", "password": PASSWORD})]),
+    "auth.logout": ("anyone", [("POST", "/logout", {})]),
+    "auth.register": ("anyone", [("GET", "/register", None),
+                                 ("POST", "/register", lambda: {"username": f"new{next(_new)}", "password": PASSWORD})]),
+    "auth.account": ("account", [("GET", "/account", None),
+                                 ("POST", "/account", {"current": "not it", "new": PASSWORD})]),
+    "auth.admin": ("admin", [("GET", "/admin", None),
+                             ("POST", "/admin", lambda: {"username": f"made{next(_new)}", "password": PASSWORD})]),
+    "auth.admin_account": ("admin", [("POST", "/admin/accounts/{victim}",
+                                      {"action": "password", "password": "another password"})]),
+    "pages.index": ("account", [("GET", "/", None)]),
+    "pages.new_pulka": ("account", [("GET", "/new", None), ("POST", "/new", new_pulka_form)]),
+    "pages.import_pulka": ("account", [("GET", "/import", None),
+                                       ("POST", "/import", {"text": json.dumps(SOCHI), "name": ""})]),
+    "pages.open_share": ("anyone", [("GET", "/s/{spare_token}", None)]),
+    "pages.sheet": ("read", [("GET", "/p/{uid}", None)]),
+    "pages.history": ("read", [("GET", "/p/{uid}/history", None)]),
+    "pages.settlement": ("read", [("GET", "/p/{uid}/settlement", None)]),
+    "pages.export": ("read", [("GET", "/p/{uid}/export", None)]),
+    "pages.pdf": ("read", [("GET", "/p/{uid}/pulka.pdf", None)]),
+    "pages.protocol": ("read", [("GET", "/p/{uid}/protocol.csv", None)]),
+    "pages.new_deal": ("score", [("GET", "/p/{uid}/deal", None), ("POST", "/p/{uid}/deal", RASPASY_FORM)]),
+    "pages.edit_deal": ("score", [("GET", "/p/{uid}/deals/1/edit", None),
+                                  ("POST", "/p/{uid}/deals/1/edit", RASPASY_FORM)]),
+    "pages.delete_deal": ("score", [("GET", "/p/{uid}/deals/1/delete", None),
+                                    ("POST", "/p/{uid}/deals/1/delete", {})]),
+    "pages.undo": ("score", [("POST", "/p/{uid}/undo", {})]),
+    "pages.settings": ("own", [("GET", "/p/{uid}/settings", None),
+                               ("POST", "/p/{uid}/settings", {"name": "Renamed", "currency": "€"})]),
+    "pages.shares": ("own", [("GET", "/p/{uid}/shares", None), ("POST", "/p/{uid}/shares", {"role": "viewer"})]),
+    "pages.revoke_share": ("own", [("POST", "/p/{uid}/shares/{spare}/revoke", {})]),
+    "pages.remove": ("own", [("GET", "/p/{uid}/remove", None), ("POST", "/p/{uid}/remove", {})]),
+    "api.openapi": ("anyone", [("GET", "/api/v1/openapi.json", None)]),
+    "api.create_account": ("anyone", [("POST", "/api/v1/accounts",
+                                       lambda: {"username": f"api{next(_new)}", "password": PASSWORD})]),
+    "api.create_token": ("anyone", [("POST", "/api/v1/tokens", {"username": "owner", "password": PASSWORD})]),
+    "api.revoke_token": ("account", [("DELETE", "/api/v1/tokens/current", None)]),
+    "api.parameters": ("account", [("GET", "/api/v1/parameters", None)]),
+    "api.players": ("account", [("GET", "/api/v1/players", None)]),
+    "api.list_pulkas": ("account", [("GET", "/api/v1/pulkas", None)]),
+    "api.create_pulka": ("account", [("POST", "/api/v1/pulkas", {"players": ["A", "B", "C"]})]),
+    "api.import_pulka": ("account", [("POST", "/api/v1/import", SOCHI)]),
+    "api.get_pulka": ("read", [("GET", "/api/v1/pulkas/{uid}", None)]),
+    "api.version": ("read", [("GET", "/api/v1/pulkas/{uid}/version", None)]),
+    "api.list_deals": ("read", [("GET", "/api/v1/pulkas/{uid}/deals", None)]),
+    "api.get_deal": ("read", [("GET", "/api/v1/pulkas/{uid}/deals/1", None)]),
+    "api.sheet": ("read", [("GET", "/api/v1/pulkas/{uid}/sheet", None)]),
+    "api.settlement": ("read", [("GET", "/api/v1/pulkas/{uid}/settlement", None)]),
+    "api.export": ("read", [("GET", "/api/v1/pulkas/{uid}/export", None)]),
+    "api.pdf": ("read", [("GET", "/api/v1/pulkas/{uid}/pdf", None)]),
+    "api.add_deal": ("score", [("POST", "/api/v1/pulkas/{uid}/deals", RASPASY)]),
+    "api.preview_deal": ("score", [("POST", "/api/v1/pulkas/{uid}/deals/preview", RASPASY)]),
+    "api.edit_deal": ("score", [("PUT", "/api/v1/pulkas/{uid}/deals/1", RASPASY)]),
+    "api.delete_deal": ("score", [("DELETE", "/api/v1/pulkas/{uid}/deals/1", None)]),
+    "api.undo": ("score", [("POST", "/api/v1/pulkas/{uid}/undo", {})]),
+    "api.patch_pulka": ("own", [("PATCH", "/api/v1/pulkas/{uid}", {"name": "Renamed"})]),
+    "api.list_shares": ("own", [("GET", "/api/v1/pulkas/{uid}/shares", None)]),
+    "api.create_share": ("own", [("POST", "/api/v1/pulkas/{uid}/shares", {"role": "scorer"})]),
+    "api.delete_share": ("own", [("DELETE", "/api/v1/pulkas/{uid}/shares/{spare}", None)]),
+    "api.delete_pulka": ("own", [("DELETE", "/api/v1/pulkas/{uid}", None)]),
+}
+
+
+@dataclass
+class World:
+    """Three accounts (the administrator made first), a pulka of the owner with two deals, a viewer, a
+    scorer and a spare link; each caller as a browser (session) and as an API client (bearer)."""
+
+    app: Any
+    names: dict[str, str] = field(default_factory=dict)
+    browsers: dict[str, Any] = field(default_factory=dict)
+    bearers: dict[str, Any] = field(default_factory=dict)
+
+
+def world(app) -> World:
+    w = World(app)
+    accounts = {name: signed_in(app, name, PASSWORD) for name in ("admin", "owner", "other")}
+    signed_in(app, "victim", PASSWORD)  # whose password the administrator sets
+    owner = accounts["owner"]
+    uid = owner.post("/api/v1/pulkas", json={"players": ["A", "B", "C"], "rules": {"preset": "sochi", "pulya_size": 100}}).json["id"]
+    for _ in range(2):
+        assert owner.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY).status_code == 201
+    shares = {role: owner.post(f"/api/v1/pulkas/{uid}/shares", json={"role": role}).json
+              for role in ("viewer", "scorer")}
+    spare = owner.post(f"/api/v1/pulkas/{uid}/shares", json={"role": "viewer"}).json
+    w.names = {"uid": uid, "spare": spare["id"], "spare_token": spare["token"],
+               "victim": str(_account_id(app, "victim"))}
+    for name, client in accounts.items():
+        w.bearers[name] = client
+        browser = app.test_client()
+        assert browser.post("/login", data={"username": name, "password": PASSWORD}).status_code == 302
+        w.browsers[name] = browser
+    for role, share in shares.items():
+        bearer = app.test_client()
+        bearer.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {share['token']}"
+        w.bearers[role] = bearer
+        browser = app.test_client()
+        assert browser.get(f"/s/{share['token']}").status_code == 302
+        w.browsers[role] = browser
+    w.bearers["anonymous"] = w.browsers["anonymous"] = app.test_client()
+    return w
+
+
+def _account_id(app, username: str) -> int:
+    return app.extensions["scorekeeper"].account(username=username).id
+
+
+def outcome(response) -> object:
+    location = response.headers.get("Location", "")
+    if response.status_code == 302 and location.startswith("/login?next="):
+        return LOGIN
+    if response.status_code in (NO, DENIED, HIDDEN):
+        return response.status_code
+    assert response.status_code < 500, response.get_data(as_text=True)[:300]
+    return OK
+
+
+@pytest.fixture
+def sqlite_app(tmp_path):
+    app = make_app(f"sqlite:///{tmp_path / 'access.sqlite'}", tmp_path)
+    yield app
+    app.extensions["scorekeeper"].db.engine.dispose()
+
+
+def test_every_route_is_in_the_table(sqlite_app):
+    assert {rule.endpoint for rule in sqlite_app.url_map.iter_rules()} == set(ROUTES)
+
+
+@pytest.mark.parametrize("endpoint", sorted(ROUTES))
+def test_who_may_do_what(sqlite_app, endpoint):
+    need, requests = ROUTES[endpoint]
+    w = world(sqlite_app)
+    api = endpoint.startswith("api.")
+    seen = {}
+    for caller in CALLERS:
+        client = w.bearers[caller] if api else w.browsers[caller]
+        expected = ALLOWS[need][caller]
+        if api:
+            expected = (API_SHARE if caller in ("viewer", "scorer") else API).get(expected, expected)
+        for method, path, body in requests:
+            body = body() if callable(body) else body
+            kwargs = {} if body is None else {"json": body} if api else {"data": body}
+            response = client.open(path.format(**w.names), method=method, **kwargs)
+            seen[(caller, method)] = (outcome(response), expected)
+    assert {key: got for key, (got, _) in seen.items()} == {key: want for key, (_, want) in seen.items()}
