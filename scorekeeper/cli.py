@@ -96,8 +96,10 @@ def serve_command(args: argparse.Namespace) -> int:
     from .web import create_app, serve  # Flask only when the app is wanted
 
     app = create_app()
-    print(f"scorekeeper: serving on http://{args.host}:{args.port}/ (database: {_safe_url(app)})", flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads)
+    processes = f", {args.workers} processes" if args.workers > 1 else ""
+    print(f"scorekeeper: serving on http://{args.host}:{args.port}/ (database: {_safe_url(app)}{processes})",
+          flush=True)
+    serve(app, host=args.host, port=args.port, threads=args.threads, workers=args.workers)
     return 0
 
 
@@ -181,7 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the web app (waitress); the database is created or upgraded first")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=5000, help="port (default 5000)")
-    serve.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
+    serve.add_argument("--threads", type=int, default=8, help="threads per process (default 8)")
+    serve.add_argument("--workers", type=int, default=1,
+                       help="server processes sharing the port (default 1); use PostgreSQL beyond one or two")
     serve.set_defaults(run=serve_command)
 
     db = commands.add_parser("db", help="database maintenance")

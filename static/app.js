@@ -1,5 +1,6 @@
 // Progressive enhancement: every form works without this file. It hides what a deal does not
-// need, fills the last hand's tricks as 10 − the rest, and previews the deal through the API.
+// need, fills the last hand's tricks as 10 − the rest, previews the deal through the API, and keeps
+// the sheet, history and settlement of every watching phone up to date.
 "use strict";
 
 document.addEventListener("DOMContentLoaded", () => {
@@ -7,7 +8,81 @@ document.addEventListener("DOMContentLoaded", () => {
   if (deal) dealForm(deal);
   const pulka = document.querySelector("form.pulka-form");
   if (pulka) pulkaForm(pulka);
+  const main = document.querySelector("main[data-live]");
+  if (main) live(main);
 });
+
+// Every few seconds, ask the server for the pulka's version (a few bytes); when it changed, fetch this
+// page again and put its content in place, where the reader had scrolled to. The script compares the
+// versions itself rather than asking for a 304: waitress closes the connection after every 304, and a
+// phone polling every two seconds should keep its one connection.
+const LIVE_EVERY_MS = 2000;
+const WORDS = { added: "added", edited: "edited", deleted: "deleted", undone: "taken back" };
+
+function live(main) {
+  let version = main.dataset.version;
+  let asking = false;
+  let stopped = false;
+
+  async function check() {
+    if (asking || stopped || document.hidden) return;
+    asking = true;
+    try {
+      const response = await fetch(main.dataset.live, { headers: { Accept: "application/json" }, cache: "no-store" });
+      if (response.status === 200) {
+        const data = await response.json();
+        if (String(data.version) !== version) await refresh(data.change);
+      } else if ([401, 403, 404].includes(response.status)) {
+        stopped = true;
+        note("This pulka is no longer shared with you.", true);
+      }
+    } catch (error) {
+      // No connection for now: the next check tries again.
+    } finally {
+      asking = false;
+    }
+  }
+
+  async function refresh(change) {
+    const response = await fetch(location.href, { headers: { Accept: "text/html" }, cache: "no-store" });
+    if (!response.ok) return;
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = page.querySelector("main[data-live]");
+    if (!fresh) return;
+    const x = window.scrollX, y = window.scrollY;
+    main.replaceChildren(...[...fresh.childNodes].map((child) => document.adoptNode(child)));
+    const tabs = document.querySelector("nav.tabs"), freshTabs = page.querySelector("nav.tabs");
+    if (tabs && freshTabs) tabs.replaceWith(document.adoptNode(freshTabs));
+    version = fresh.dataset.version;
+    main.dataset.version = version;
+    window.scrollTo(x, y);
+    if (change) note(describe(change));
+  }
+
+  setInterval(check, LIVE_EVERY_MS);
+  document.addEventListener("visibilitychange", check);
+}
+
+function describe(change) {
+  const by = change.by ? ` by ${change.by}` : "";
+  if (change.what === "settings") return `Settings changed${by}`;
+  return `Deal ${change.deal} ${WORDS[change.what] || change.what}${by}`;
+}
+
+// An unobtrusive line at the bottom of the screen, read out by screen readers.
+function note(text, stays = false) {
+  let box = document.querySelector(".live-note");
+  if (!box) {
+    box = document.createElement("p");
+    box.className = "live-note";
+    box.setAttribute("role", "status");
+    document.body.append(box);
+  }
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(box.timer);
+  if (!stays) box.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
 
 function dealForm(form) {
   const defenders = JSON.parse(form.dataset.defenders || "{}");

@@ -169,7 +169,7 @@ def check() -> None:
         return
     if need in (Need.ACCOUNT, Need.ADMIN):
         if who.account is None:
-            if who.share_tokens and who.bearer:
+            if who.bearer and _valid_share(who.bearer):
                 raise Forbidden("a share link's token opens its pulka only")
             raise Unauthorized()
         if need is Need.ADMIN and not who.account.is_admin:
@@ -177,6 +177,8 @@ def check() -> None:
         return
     found = repository().role(request.view_args.get("uid", ""), who.account_id, who.share_tokens)
     if found is None:
+        if who.bearer and who.account is None and not _valid_share(who.bearer):
+            raise Unauthorized("this token is wrong or revoked")
         raise NotFound()
     g.role, g.share_label = found
     if not g.role.allows(NEEDED_ROLE[need]):
@@ -203,11 +205,14 @@ def _caller() -> Caller:
             if account is None:
                 raise Unauthorized("this token is wrong or revoked")
             return Caller(account, bearer=token)
-        if repository().share(token) is None:
-            raise Unauthorized("this token is wrong or revoked")
+        # A share link's token: whether it opens the pulka of the request is the role query's to say.
         return Caller(share_tokens=(token,), bearer=token)
     account = current_user.account if current_user.is_authenticated else None
     return Caller(account, tuple(session.get(SESSION_SHARES, ())))
+
+
+def _valid_share(token: str) -> bool:
+    return repository().share(token) is not None
 
 
 def remember_share(token: str) -> None:

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
+import socket
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from . import access, api, auth, errors, pages
@@ -45,9 +49,14 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         raise ValueError("SCOREKEEPER_REGISTRATION is open or closed")
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a pulka lasts an evening; a form may sit open for hours
     app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=365))  # share links opened in a browser
-    app.config.setdefault("REMEMBER_COOKIE_DURATION", timedelta(days=90))
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    app.config.setdefault("REMEMBER_COOKIE_SAMESITE", "Lax")
+    app.session_interface = SessionInterface()
+    if hosts := os.environ.get("SCOREKEEPER_TRUSTED_HOSTS"):
+        app.config.setdefault("TRUSTED_HOSTS", [host.strip() for host in hosts.split(",") if host.strip()])
+    if proxies := int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0):
+        # Behind a reverse proxy: the client's address (the login limit counts by it), scheme and host
+        # come from its X-Forwarded-* headers, trusted for that many proxies and no more.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     app.config.setdefault("MAX_CONTENT_LENGTH", 2 * 1024 * 1024)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
@@ -72,8 +81,54 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     return app
 
 
-def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 8) -> None:
-    """The production server (waitress)."""
+class SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is marked Secure whenever the page came over HTTPS (behind a proxy too)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return super().get_cookie_secure(app) or request.is_secure
+
+
+def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 8, workers: int = 1) -> None:
+    """The production server: waitress, in `workers` processes sharing one listening socket.
+
+    Each process keeps only caches keyed by pulka version and reads the rest from the database, so
+    they need no coordination: the database decides what is true. Watching phones poll a cheap
+    version check, so none of them holds a thread; connections are many, threads few.
+    """
     from waitress import serve as waitress_serve
 
-    waitress_serve(app, host=host, port=port, threads=threads, ident="scorekeeper")
+    options = {"threads": threads, "ident": "scorekeeper", "connection_limit": 1000}
+    if workers <= 1:
+        waitress_serve(app, host=host, port=port, **options)
+        return
+    listener = socket.create_server((host, port), backlog=2048)
+    app.extensions["scorekeeper"].db.engine.dispose()  # no connection crosses a fork
+    config, instance = dict(app.config), app.instance_path
+    children: set[int] = set()
+    stopping = False
+
+    def start() -> None:
+        pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            worker = create_app(config | {"MIGRATE_ON_START": False}, instance)
+            waitress_serve(worker, sockets=[listener], **options)
+            os._exit(0)
+        children.add(pid)
+
+    def stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in children:
+            os.kill(pid, signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for _ in range(workers):
+        start()
+    while children:
+        pid, _status = os.wait()
+        children.discard(pid)
+        if not stopping:
+            start()  # a worker that died is replaced; the others kept serving

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 from flask_login import login_user, logout_user
 
 from . import accounts
@@ -15,6 +15,12 @@ from .forms import AccountForm, ConfirmForm, LoginForm, PasswordForm
 from .repository import current as repository
 
 bp = Blueprint("auth", __name__)
+
+
+def sign_in(account) -> None:
+    """The session keeps the account for a year in this browser (a phone at the table stays signed in)."""
+    session.permanent = True
+    login_user(User(account))
 
 
 def registration_open() -> bool:
@@ -40,7 +46,7 @@ def login():
     except Refused as error:
         return render_template("login.html", form=form, errors=field_errors(error), open=registration_open()), \
             STATUS[error.code]
-    login_user(User(account), remember=True)
+    sign_in(account)
     return redirect(_next())
 
 
@@ -62,7 +68,7 @@ def register():
         account = accounts.register(repository(), form.username.data, form.password.data, open_registration=True)
     except Refused as error:
         return render_template("register.html", form=form, errors=field_errors(error)), STATUS[error.code]
-    login_user(User(account), remember=True)
+    sign_in(account)
     flash(f"Welcome, {account.username}." + (" This account administers the server." if account.is_admin else ""))
     return redirect(url_for("pages.index"))
 
@@ -77,7 +83,7 @@ def account():
         except Refused as error:
             return render_template("account.html", form=form, errors=field_errors(error)), STATUS[error.code]
         # The password change ended every session, this one too: it starts again at the new epoch.
-        login_user(User(repository().account(account_id=who.id)), remember=True)
+        sign_in(repository().account(account_id=who.id))
         flash("Password changed; every other browser and API token is signed out.")
         return redirect(url_for(".account"))
     return render_template("account.html", form=form, errors={})

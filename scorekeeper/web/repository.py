@@ -38,7 +38,21 @@ class Summary:
 
 
 _VERSION = select(PulkaRow.version).where(PulkaRow.uid == bindparam("uid"))
-_OWNER = select(PulkaRow.id, PulkaRow.owner_id).where(PulkaRow.uid == bindparam("uid"))
+# A pulka's owner, and the share links of it that the caller holds (built once: it runs on every request).
+_ACCESS = (
+    select(PulkaRow.owner_id, ShareRow.id.label("share_id"), ShareRow.role, ShareRow.label, ShareRow.last_used_at)
+    .select_from(PulkaRow)
+    .outerjoin(ShareRow, (ShareRow.pulka_id == PulkaRow.id) & or_(
+        ShareRow.token.in_(bindparam("tokens", expanding=True)),
+        ShareRow.id.in_(select(AccessRow.share_id).where(AccessRow.account_id == bindparam("account")))))
+    .where(PulkaRow.uid == bindparam("uid"))
+)
+_ACCOUNTS = select(*AccountRow.__table__.c)
+_ACCOUNT_BY = {
+    "id": _ACCOUNTS.where(AccountRow.id == bindparam("value")),
+    "username": _ACCOUNTS.where(AccountRow.username_key == bindparam("value")),
+    "token": _ACCOUNTS.join(TokenRow, TokenRow.account_id == AccountRow.id).where(TokenRow.token_hash == bindparam("value")),
+}
 # A share link's last use is written at most this often: reading the sheet should not write every time.
 LAST_USED_EVERY = timedelta(minutes=10)
 
@@ -99,24 +113,17 @@ class Repository:
     def role(self, uid: str, account_id: int | None, share_tokens: Sequence[str]) -> tuple[Role, str] | None:
         """What this caller may do with the pulka, and the name of the share link that allows it: its
         owner, a share link it holds (a token it brings, or a link its account opened), or nothing (None,
-        whether or not the pulka exists)."""
+        whether or not the pulka exists). One query: every watching phone asks this every few seconds."""
         with self.db.engine.connect() as connection:
-            found = connection.execute(_OWNER, {"uid": uid}).first()
-            if found is None:
-                return None
-            pulka_id, owner_id = found
-            if owner_id is not None and owner_id == account_id:
-                return Role.OWNER, ""
-            held = [ShareRow.token.in_(share_tokens)] if share_tokens else []
-            if account_id is not None:
-                held.append(ShareRow.id.in_(select(AccessRow.share_id).where(AccessRow.account_id == account_id)))
-            if not held:
-                return None
-            shares = connection.execute(select(ShareRow.id, ShareRow.role, ShareRow.label, ShareRow.last_used_at)
-                                        .where(ShareRow.pulka_id == pulka_id, or_(*held))).all()
+            rows = connection.execute(_ACCESS, {"uid": uid, "account": account_id, "tokens": list(share_tokens)}).all()
+        if not rows:
+            return None
+        if rows[0].owner_id is not None and rows[0].owner_id == account_id:
+            return Role.OWNER, ""
+        shares = [row for row in rows if row.share_id is not None]
         if not shares:
             return None
-        self._used([share.id for share in shares
+        self._used([share.share_id for share in shares
                     if share.last_used_at is None or now() - _aware(share.last_used_at) > LAST_USED_EVERY])
         best = min(shares, key=lambda share: share.role != Role.SCORER)  # a scorer link, if it holds one
         return Role(best.role), best.label
@@ -200,17 +207,17 @@ class Repository:
 
     def account(self, *, account_id: int | None = None, username: str | None = None,
                 token_hash: str | None = None) -> Account | None:
-        """An account by its id, its username, or the hash of one of its API tokens."""
-        query = select(AccountRow)
+        """An account by its id, its username, or the hash of one of its API tokens (one of these is
+        looked up on every request that carries a session or a token)."""
         if account_id is not None:
-            query = query.where(AccountRow.id == account_id)
+            statement, value = _ACCOUNT_BY["id"], account_id
         elif username is not None:
-            query = query.where(AccountRow.username_key == username_key(username))
+            statement, value = _ACCOUNT_BY["username"], username_key(username)
         else:
-            query = query.join(TokenRow, TokenRow.account_id == AccountRow.id).where(TokenRow.token_hash == token_hash)
-        with self.db.Session() as session:
-            row = session.scalars(query).one_or_none()
-            return _account(row) if row is not None else None
+            statement, value = _ACCOUNT_BY["token"], token_hash
+        with self.db.engine.connect() as connection:
+            row = connection.execute(statement, {"value": value}).first()
+        return _account(row) if row is not None else None
 
     def password_hash(self, account_id: int) -> str:
         with self.db.engine.connect() as connection:
@@ -376,7 +383,8 @@ def username_key(username: str) -> str:
     return username.strip().casefold()
 
 
-def _account(row: AccountRow) -> Account:
+def _account(row) -> Account:
+    """An account from its row (an ORM row or a plain one: the same columns)."""
     return Account(row.id, row.username, row.is_admin, row.disabled, row.session_epoch, row.created_at)
 
 

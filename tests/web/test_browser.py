@@ -197,3 +197,78 @@ def test_the_drawing_on_a_phone(live, page):
     ink = dark.evaluate("getComputedStyle(document.querySelector('.drawing svg line')).stroke")
     assert ink == dark.evaluate("getComputedStyle(document.body).color") != "rgb(0, 0, 0)"
     dark.screenshot(path="/tmp/sheet-390-dark.png", full_page=True)
+
+
+# -- the whole table on their phones -------------------------------------------------------------------
+
+
+def test_the_table_follows_the_sheet_on_their_phones(live, tmp_path):
+    """Register, start a pulka, make a scorer and a viewer link, open them on two more phones, read the
+    QR code back, enter a deal on the scorer's phone and see it on the viewer's within 3 s, and revoke."""
+    import subprocess
+    import time
+
+    from playwright.sync_api import sync_playwright
+
+    app, base, _ = live
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        phones = [browser.new_context(viewport={"width": 390, "height": 844}).new_page() for _ in range(3)]
+        owner, scorer, viewer = phones
+        owner.goto(f"{base}/register")
+        owner.fill("input[name=username]", "Anna")
+        owner.fill("input[name=password]", "a long password")
+        owner.click("button[type=submit]")
+        owner.wait_for_url(f"{base}/")
+        owner.click("text=New pulka")
+        for i, name in enumerate(("Anna", "Boris", "Vera")):
+            owner.fill(f"input[name=player{i}]", name)
+        owner.click("button[type=submit]")
+        owner.wait_for_url(f"{base}/p/*")
+        uid = owner.url.rsplit("/", 1)[1]
+
+        owner.click("nav.tabs >> text=Share")
+        links = {}
+        for role in ("scorer", "viewer"):
+            tap(owner, "role", role)
+            owner.click("button[type=submit]")
+            links[role] = owner.locator(f"li.share[data-role={role}] .share-url input").input_value()
+        qr = owner.locator("li.share[data-role=viewer] .qr-code")
+        assert qr.bounding_box()["width"] >= 250  # large enough to scan across the table
+        qr.screenshot(path=str(tmp_path / "qr.png"))
+        decoded = subprocess.run(["zbarimg", "--raw", "-q", str(tmp_path / "qr.png")], capture_output=True,
+                                 text=True, check=True).stdout.strip()
+        assert decoded == links["viewer"]
+        owner.screenshot(path=str(tmp_path / "shares.png"), full_page=True)
+
+        scorer.goto(links["scorer"])
+        viewer.goto(links["viewer"])
+        for phone in (scorer, viewer):
+            phone.wait_for_url(f"{base}/p/{uid}")
+        assert viewer.locator("text=Enter deal 1").count() == 0 and viewer.locator("nav.tabs >> text=Deal").count() == 0
+        assert viewer.locator("text=Undo").count() == 0 and viewer.locator("nav.tabs >> text=Share").count() == 0
+        viewer.evaluate("window.scrollTo(0, 400)")
+
+        scorer.click("text=Enter deal 1")
+        tap(scorer, "type", "raspasy")
+        tap(scorer, "t1", 5)
+        tap(scorer, "t2", 4)  # Anna: 10 − 5 − 4 = 1
+        scorer.click("button[value=save]")
+        scorer.wait_for_url(f"{base}/p/{uid}")
+        saved = time.monotonic()
+        viewer.wait_for_function("document.querySelector('.live-note') && "
+                                 "document.querySelector('.live-note').innerText.includes('Deal 1 added')",
+                                 timeout=3000)
+        assert time.monotonic() - saved < 3
+        assert "Deal 1 added by a scorer link" in viewer.inner_text(".live-note")
+        assert "Raspasy: Boris 5, Vera 4, Anna 1" in viewer.inner_text("main")
+        assert viewer.evaluate("window.scrollY") == 400  # the reader stays where he was
+        viewer.screenshot(path=str(tmp_path / "viewer.png"), full_page=True)
+
+        owner.goto(f"{base}/p/{uid}/shares")
+        owner.locator("li.share[data-role=viewer] button:has-text('Revoke')").click()
+        viewer.wait_for_function("document.querySelector('.live-note') && document.querySelector('.live-note')"
+                                 ".innerText.includes('no longer shared')", timeout=5000)
+        assert viewer.goto(f"{base}/p/{uid}").status == 404
+        assert scorer.goto(f"{base}/p/{uid}").status == 200
+        browser.close()

@@ -1,0 +1,180 @@
+"""Live sheet benchmark (not a test): many tables, every phone watching, on the real server.
+
+200 tables × 4 phones by default, on one server (waitress, SQLite, or DATABASE_URL): every phone polls
+its pulka's version every 2 s over one kept connection, as static/app.js does, and fetches the sheet
+page when it changed; every table adds a deal every 20 s through a scorer link. Reports
+the delay from a deal's acknowledgment until all four phones of its table have fetched the sheet
+that shows it (p95; goal under 3 s), and the latency of the deal writes meanwhile (p95; goal under
+100 ms). The load generator runs on the same 2-core machine as the server, so its own cost is in
+the figures.
+
+    .venv/bin/python benchmarks/live.py [--tables 200] [--phones 4] [--seconds 60] [--workers 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+POLL_EVERY = 2.0  # seconds, as static/app.js (LIVE_EVERY_MS)
+DEAL_EVERY = 20.0
+RASPASY = {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(base: str, method: str, path: str, body=None, token: str = ""):
+    headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {token}"} if token else {})
+    request = urllib.request.Request(base + path, method=method, headers=headers,
+                                     data=None if body is None else json.dumps(body).encode())
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection, as a phone's browser holds one."""
+
+    def __init__(self, port: int, token: str):
+        self.port, self.token = port, token
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body: bytes = b"", headers: dict | None = None
+                      ) -> tuple[int, bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Authorization: Bearer {self.token}",
+                 f"Content-Length: {len(body)}"]
+        if body:
+            lines.append("Content-Type: application/json")
+        lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        await self.writer.drain()
+        status = int((await self.reader.readline()).split()[1])
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        return status, await self.reader.readexactly(length) if length else b""
+
+
+async def phone(port: int, uid: str, token: str, until: float, seen: dict[int, list[float]]) -> None:
+    connection = Connection(port, token)
+    version = 1
+    await asyncio.sleep(random.uniform(0, POLL_EVERY))
+    while time.monotonic() < until:
+        status, body = await connection.request("GET", f"/api/v1/pulkas/{uid}/version")
+        if status == 200 and json.loads(body)["version"] != version:
+            # Like the page: fetch the sheet that shows the change, then count its deals as seen.
+            assert (await connection.request("GET", f"/p/{uid}"))[0] == 200
+            now = time.monotonic()
+            new = json.loads(body)["version"]
+            for deal_version in range(version + 1, new + 1):
+                seen.setdefault(deal_version, []).append(now)
+            version = new
+        await asyncio.sleep(POLL_EVERY)
+
+
+async def table(port: int, uid: str, scorer: str, until: float, acknowledged: dict[int, float],
+                writes: list[float]) -> None:
+    connection = Connection(port, scorer)
+    body = json.dumps(RASPASY).encode()
+    await asyncio.sleep(random.uniform(0, DEAL_EVERY))
+    version = 1
+    while time.monotonic() < until - 5:  # the last deals still have time to be seen
+        start = time.monotonic()
+        status, _ = await connection.request("POST", f"/api/v1/pulkas/{uid}/deals", body)
+        done = time.monotonic()
+        assert status == 201, status
+        writes.append(done - start)
+        version += 1
+        acknowledged[version] = done
+        await asyncio.sleep(DEAL_EVERY - (done - start))
+
+
+async def run(port: int, tables: list[tuple[str, str, str]], phones: int, seconds: float):
+    until = time.monotonic() + seconds
+    acknowledged = {uid: {} for uid, _, _ in tables}
+    seen = {uid: {} for uid, _, _ in tables}
+    writes: list[float] = []
+    tasks = [table(port, uid, scorer, until, acknowledged[uid], writes) for uid, _, scorer in tables]
+    tasks += [phone(port, uid, viewer, until, seen[uid]) for uid, viewer, _ in tables for _ in range(phones)]
+    await asyncio.gather(*tasks)
+    delays = [max(seen[uid][version]) - at for uid, _, _ in tables for version, at in acknowledged[uid].items()
+              if len(seen[uid].get(version, ())) == phones]
+    missed = sum(len(acknowledged[uid]) for uid, _, _ in tables) - len(delays)
+    return delays, missed, writes
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else (values or [0])[0]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--phones", type=int, default=4, help="watching phones per table")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--workers", type=int, default=1, help="server processes")
+    args = parser.parse_args()
+
+    instance = tempfile.mkdtemp(prefix="scorekeeper-live-")
+    port = free_port()
+    env = os.environ | {"SCOREKEEPER_INSTANCE": instance}
+    server = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port),
+                               "--workers", str(args.workers)], env=env, stdout=subprocess.DEVNULL,
+                              stderr=open(os.path.join(instance, "server.log"), "w"))
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/login", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        credentials = {"username": "club", "password": "a long password"}
+        call(base, "POST", "/api/v1/accounts", credentials)
+        token = call(base, "POST", "/api/v1/tokens", credentials)["token"]
+        tables = []
+        for _ in range(args.tables):
+            uid = call(base, "POST", "/api/v1/pulkas", {"players": ["A", "B", "C"],
+                                                        "rules": {"preset": "sochi", "pulya_size": 1000}}, token)["id"]
+            viewer = call(base, "POST", f"/api/v1/pulkas/{uid}/shares", {"role": "viewer"}, token)["token"]
+            scorer = call(base, "POST", f"/api/v1/pulkas/{uid}/shares", {"role": "scorer"}, token)["token"]
+            tables.append((uid, viewer, scorer))
+        database = os.environ.get("DATABASE_URL", "SQLite").split(":")[0]
+        print(f"server: waitress, {args.workers} process(es), {database}; {args.tables} tables × {args.phones} "
+              f"phones polling every {POLL_EVERY:g} s; a deal per table every {DEAL_EVERY:g} s; "
+              f"{args.seconds:g} s; {os.cpu_count()} CPUs shared with the load")
+        delays, missed, writes = asyncio.run(run(port, tables, args.phones, args.seconds))
+        polls = args.tables * args.phones / POLL_EVERY
+        print(f"\nabout {polls:.0f} version checks/s, {args.tables / DEAL_EVERY:.1f} deals/s")
+        print(f"deals seen by every phone: {len(delays)} (not seen in time: {missed})")
+        print(f"  delay until every phone shows a deal  median {statistics.median(delays):.2f} s   "
+              f"p95 {p95(delays):.2f} s   max {max(delays):.2f} s   (goal: p95 < 3 s)")
+        print(f"  deal writes meanwhile                 median {statistics.median(writes) * 1000:.1f} ms   "
+              f"p95 {p95(writes) * 1000:.1f} ms   (goal: p95 < 100 ms)")
+        met = p95(delays) < 3 and p95(writes) < 0.1 and not missed
+        print(f"\ngoals {'met' if met else 'NOT met'}")
+    finally:
+        server.terminate()
+        server.wait(15)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
