@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import os
+import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from . import __version__
@@ -92,31 +94,68 @@ def replay_command(args: argparse.Namespace) -> int:
     return 0
 
 
+Command = Callable[[argparse.Namespace], int]
+
+
+def _operational(command: Command) -> Command:
+    """A database command: what stops it (no database, no access) is one line on standard error and
+    exit status 1, never a traceback."""
+
+    @functools.wraps(command)
+    def run(args: argparse.Namespace) -> int:
+        from .web.db import Unavailable  # the database's libraries only when a database is wanted
+
+        try:
+            return command(args)
+        except Unavailable as error:
+            print(_one_line(f"scorekeeper: {error}"), file=sys.stderr)
+            return 1
+
+    return run
+
+
+@_operational
 def serve_command(args: argparse.Namespace) -> int:
     from .web import create_app, serve  # Flask only when the app is wanted
+    from .web.db import safe_url
 
     app = create_app()
-    print(f"scorekeeper: serving on http://{args.host}:{args.port}/ (database: {_safe_url(app)})", flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads)
+    where = f"http://{args.host}:{args.port}/"
+    print(f"scorekeeper: serving on {where} (database: {safe_url(app.extensions['scorekeeper'].db.url)})",
+          flush=True)
+    # A service manager's stop (SIGTERM) ends waitress's loop as Ctrl-C does, so the connections get
+    # closed below, and closing SQLite's last one moves its write-ahead log into the database file.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        serve(app, host=args.host, port=args.port, threads=args.threads)
+    except OSError as error:  # the port is taken, or the address is not this machine's
+        print(_one_line(f"scorekeeper: cannot serve on {where}: {error.strerror or error}"), file=sys.stderr)
+        return 1
+    finally:
+        app.extensions["scorekeeper"].db.engine.dispose()
     return 0
 
 
-def _safe_url(app) -> str:
-    from sqlalchemy.engine import make_url
-
-    return make_url(app.extensions["scorekeeper"].db.url).render_as_string(hide_password=True)
-
-
-def db_upgrade_command(args: argparse.Namespace) -> int:
-    from .web.db import Database, normalize_url
-
+def _database_url(args: argparse.Namespace, create: bool) -> str:
+    """--url, else DATABASE_URL, else the instance folder's SQLite file (the folder made first if `create`)."""
     url = args.url or os.environ.get("DATABASE_URL")
     if url:
-        Database(normalize_url(url)).upgrade()
-    else:
-        from .web import create_app
+        return url
+    from .web.app import instance_database_url, instance_folder, prepare_instance
 
-        create_app()  # the instance folder's SQLite file, upgraded on start
+    instance = instance_folder()
+    if create:
+        prepare_instance(instance)
+    return instance_database_url(instance)
+
+
+@_operational
+def db_upgrade_command(args: argparse.Namespace) -> int:
+    from .web.db import Database
+
+    database = Database(_database_url(args, create=True))
+    database.open()
+    database.engine.dispose()
     print("scorekeeper: the database is up to date")
     return 0
 
@@ -136,10 +175,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--threads", type=int, default=8, help="worker threads (default 8)")
     serve.set_defaults(run=serve_command)
 
+    url_help = "database URL (default: DATABASE_URL, else the instance folder's SQLite file)"
     db = commands.add_parser("db", help="database maintenance")
     db_commands = db.add_subparsers(dest="db_command", required=True)
     upgrade = db_commands.add_parser("upgrade", help="apply the schema migrations (the app also does on start)")
-    upgrade.add_argument("--url", help="database URL (default: DATABASE_URL, else the instance folder's SQLite file)")
+    upgrade.add_argument("--url", help=url_help)
     upgrade.set_defaults(run=db_upgrade_command)
     return parser
 
