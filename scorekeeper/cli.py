@@ -1,4 +1,4 @@
-"""The `scorekeeper` command: replay a pulka file, run the web app, upgrade its database."""
+"""The `scorekeeper` command: replay a pulka file, run the web app, upgrade, back up and restore its database."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from . import __version__
 from .engine import Code, Problem, Replay
@@ -98,16 +99,17 @@ Command = Callable[[argparse.Namespace], int]
 
 
 def _operational(command: Command) -> Command:
-    """A database command: what stops it (no database, no access) is one line on standard error and
-    exit status 1, never a traceback."""
+    """A database command: what stops it (no database, no access, a refused restore) is one line on
+    standard error and exit status 1, never a traceback."""
 
     @functools.wraps(command)
     def run(args: argparse.Namespace) -> int:
-        from .web.db import Unavailable  # the database's libraries only when a database is wanted
+        from .web.backup import BackupError  # the database's libraries only when a database is wanted
+        from .web.db import Unavailable
 
         try:
             return command(args)
-        except Unavailable as error:
+        except (Unavailable, BackupError) as error:
             print(_one_line(f"scorekeeper: {error}"), file=sys.stderr)
             return 1
 
@@ -160,6 +162,22 @@ def db_upgrade_command(args: argparse.Namespace) -> int:
     return 0
 
 
+@_operational
+def backup_command(args: argparse.Namespace) -> int:
+    """`backup` and `restore`: the same database, found the same way, in either direction."""
+    from .web import backup
+    from .web.db import safe_url
+
+    restoring = args.command == "restore"
+    url = _database_url(args, create=restoring)  # a backup only reads: it makes no instance folder
+    done = (backup.restore if restoring else backup.backup)(url, Path(args.file))
+    if restoring:
+        print(_one_line(f"scorekeeper: restored {args.file} ({done}) into {safe_url(url)}"))
+    else:
+        print(_one_line(f"scorekeeper: backed up {safe_url(url)} to {args.file} ({done})"))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="scorekeeper", description="The electronic pulya for Preferans.")
     parser.add_argument("--version", action="version", version=f"scorekeeper {__version__}")
@@ -181,6 +199,16 @@ def build_parser() -> argparse.ArgumentParser:
     upgrade = db_commands.add_parser("upgrade", help="apply the schema migrations (the app also does on start)")
     upgrade.add_argument("--url", help=url_help)
     upgrade.set_defaults(run=db_upgrade_command)
+
+    backup = commands.add_parser("backup", help="copy the database to FILE, also while the server runs")
+    backup.add_argument("file", help=f"FILE.json.gz: an archive (SQLite or PostgreSQL); any other name: "
+                                     f"an SQLite copy (SQLite only)")
+    backup.add_argument("--url", help=url_help)
+    backup.set_defaults(run=backup_command)
+    restore = commands.add_parser("restore", help="restore a backup into an empty database")
+    restore.add_argument("file", help="a file written by scorekeeper backup (either kind)")
+    restore.add_argument("--url", help=url_help)
+    restore.set_defaults(run=backup_command)
     return parser
 
 

@@ -1,6 +1,6 @@
-"""The database commands as an operator meets them: `serve` and `db upgrade` either work, or say in one
-line on standard error why not and exit with status 1; never a traceback. The server's files are
-private, and it does not start on a database it cannot write."""
+"""The database commands as an operator meets them: `serve`, `db upgrade`, `backup` and `restore` either
+work, or say in one line on standard error why not and exit with status 1; never a traceback. The
+server's files are private, and it does not start on a database it cannot write."""
 
 from __future__ import annotations
 
@@ -22,9 +22,11 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from scorekeeper.web import create_app
+from scorekeeper.web.backup import backup
 from scorekeeper.web.db import safe_url
 
 from .conftest import SOCHI, make_app
+from .test_backup import app_url, close, fill, sheets
 
 UNREACHABLE = "postgresql+psycopg://nobody@127.0.0.1:1/x"
 AS_ROOT = os.geteuid() == 0
@@ -47,31 +49,39 @@ def refused(done: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
-def close(app) -> None:
-    app.extensions["scorekeeper"].db.engine.dispose()
-
-
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def commands(tmp_path: Path) -> dict[str, list[str]]:
-    return {"serve": ["serve", "--port", str(free_port())], "db upgrade": ["db", "upgrade"]}
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("archive")
+    app = make_app(f"sqlite:///{folder / 'source.sqlite'}", folder)
+    fill(app)
+    backup(app_url(app), folder / "backup.json.gz")
+    close(app)
+    return folder / "backup.json.gz"
 
 
-COMMANDS = ["serve", "db upgrade"]
+def commands(archive: Path, tmp_path: Path) -> dict[str, list[str]]:
+    return {"serve": ["serve", "--port", str(free_port())], "db upgrade": ["db", "upgrade"],
+            "backup": ["backup", str(tmp_path / "out.json.gz")], "restore": ["restore", str(archive)]}
+
+
+COMMANDS = ["serve", "db upgrade", "backup", "restore"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("url, reason", [("nonsense://", "Can't load plugin: sqlalchemy.dialects:nonsense"),
                                          (UNREACHABLE, "Connection refused")])
-def test_a_database_that_cannot_be_opened_is_one_line(command, url, reason, tmp_path):
-    line = refused(run(*commands(tmp_path)[command], DATABASE_URL=url,
+def test_a_database_that_cannot_be_opened_is_one_line(command, url, reason, archive, tmp_path):
+    line = refused(run(*commands(archive, tmp_path)[command], DATABASE_URL=url,
                        SCOREKEEPER_INSTANCE=str(tmp_path / "instance")))
     assert line.startswith(f"scorekeeper: cannot open the database at {url}: ")
     assert reason in line
+    assert not (tmp_path / "out.json.gz").exists()
 
 
 def test_db_upgrade_with_a_bad_url_option(tmp_path):
@@ -93,11 +103,19 @@ def unwritable(kind: str, tmp_path: Path) -> tuple[Path, str]:
 
 
 @pytest.mark.parametrize("kind", UNWRITABLE)
-@pytest.mark.parametrize("command", COMMANDS)
-def test_an_instance_folder_that_cannot_be_written_is_one_line(command, kind, tmp_path):
+@pytest.mark.parametrize("command", ["serve", "db upgrade", "restore"])
+def test_an_instance_folder_that_cannot_be_written_is_one_line(command, kind, archive, tmp_path):
     instance, reason = unwritable(kind, tmp_path)
-    line = refused(run(*commands(tmp_path)[command], SCOREKEEPER_INSTANCE=str(instance)))
+    line = refused(run(*commands(archive, tmp_path)[command], SCOREKEEPER_INSTANCE=str(instance)))
     assert line == f"scorekeeper: cannot write the instance folder {instance}: {reason}"
+
+
+@pytest.mark.parametrize("kind", UNWRITABLE)
+def test_backup_of_an_instance_folder_without_a_database_is_one_line(kind, archive, tmp_path):
+    instance, _ = unwritable(kind, tmp_path)
+    line = refused(run(*commands(archive, tmp_path)["backup"], SCOREKEEPER_INSTANCE=str(instance)))
+    assert line == (f"scorekeeper: cannot open the database at sqlite:///{instance / 'scorekeeper.sqlite'}: "
+                    f"there is no such file")
 
 
 def read_only(url: str) -> tuple[str, str]:
@@ -194,3 +212,34 @@ def test_db_upgrade_creates_a_private_instance(tmp_path):
     done = run("db", "upgrade", SCOREKEEPER_INSTANCE=str(instance))
     assert done.returncode == 0 and done.stdout == "scorekeeper: the database is up to date\n", done.stderr
     assert (mode(instance), mode(instance / "scorekeeper.sqlite")) == ("0o700", "0o600")
+
+
+# -- backup and restore from the command line ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["backup.json.gz", "backup.sqlite"])
+def test_backup_and_restore_commands(name, tmp_path):
+    served = tmp_path / "served"
+    app = create_app({"TESTING": True}, instance_path=str(served))
+    fill(app)
+    file = tmp_path / name
+    done = run("backup", str(file), SCOREKEEPER_INSTANCE=str(served))
+    assert done.returncode == 0, done.stderr
+    kind = "archive" if name.endswith(".json.gz") else "SQLite copy"
+    assert done.stdout.startswith(f"scorekeeper: backed up sqlite:///{served / 'scorekeeper.sqlite'} to {file} "
+                                  f"({kind}: ")
+
+    new = tmp_path / "new"
+    done = run("restore", str(file), SCOREKEEPER_INSTANCE=str(new))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"scorekeeper: restored {file} ({kind}: ")
+    assert (mode(new), mode(new / "scorekeeper.sqlite")) == ("0o700", "0o600")
+    restored = create_app({"TESTING": True}, instance_path=str(new))
+    assert sheets(restored) == sheets(app)
+
+    again = refused(run("restore", str(file), "--url", app_url(restored)))
+    assert again.startswith(f"scorekeeper: the database at {app_url(restored)} already holds data (")
+    assert sheets(restored) == sheets(app)
+    close(app)
+    close(restored)
+
