@@ -1,14 +1,17 @@
-"""The `scorekeeper` command: replay a pulka file, run the web app, upgrade its database."""
+"""The `scorekeeper` command: replay a pulka file, run the web app, upgrade, back up and restore its database."""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import os
+import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from . import __version__
 from .engine import Code, Problem, Replay
@@ -92,33 +95,70 @@ def replay_command(args: argparse.Namespace) -> int:
     return 0
 
 
+Command = Callable[[argparse.Namespace], int]
+
+
+def _operational(command: Command) -> Command:
+    """A database command: what stops it (no database, no access, a refused restore) is one line on
+    standard error and exit status 1, never a traceback."""
+
+    @functools.wraps(command)
+    def run(args: argparse.Namespace) -> int:
+        from .web.backup import BackupError  # the database's libraries only when a database is wanted
+        from .web.db import Unavailable
+
+        try:
+            return command(args)
+        except (Unavailable, BackupError) as error:
+            print(_one_line(f"scorekeeper: {error}"), file=sys.stderr)
+            return 1
+
+    return run
+
+
+@_operational
 def serve_command(args: argparse.Namespace) -> int:
     from .web import create_app, serve  # Flask only when the app is wanted
+    from .web.db import safe_url
 
     app = create_app()
+    where = f"http://{args.host}:{args.port}/"
     processes = f", {args.workers} processes" if args.workers > 1 else ""
-    print(f"scorekeeper: serving on http://{args.host}:{args.port}/ (database: {_safe_url(app)}{processes})",
-          flush=True)
-    serve(app, host=args.host, port=args.port, threads=args.threads, workers=args.workers)
+    print(f"scorekeeper: serving on {where} (database: {safe_url(app.extensions['scorekeeper'].db.url)}"
+          f"{processes})", flush=True)
+    # A service manager's stop (SIGTERM) ends waitress's loop as Ctrl-C does, so the connections get
+    # closed below, and closing SQLite's last one moves its write-ahead log into the database file.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        serve(app, host=args.host, port=args.port, threads=args.threads, workers=args.workers)
+    except OSError as error:  # the port is taken, or the address is not this machine's
+        print(_one_line(f"scorekeeper: cannot serve on {where}: {error.strerror or error}"), file=sys.stderr)
+        return 1
+    finally:
+        app.extensions["scorekeeper"].db.engine.dispose()
     return 0
 
 
-def _safe_url(app) -> str:
-    from sqlalchemy.engine import make_url
-
-    return make_url(app.extensions["scorekeeper"].db.url).render_as_string(hide_password=True)
-
-
-def db_upgrade_command(args: argparse.Namespace) -> int:
-    from .web.db import Database, normalize_url
-
+def _database_url(args: argparse.Namespace, create: bool) -> str:
+    """--url, else DATABASE_URL, else the instance folder's SQLite file (the folder made first if `create`)."""
     url = args.url or os.environ.get("DATABASE_URL")
     if url:
-        Database(normalize_url(url)).upgrade()
-    else:
-        from .web import create_app
+        return url
+    from .web.app import instance_database_url, instance_folder, prepare_instance
 
-        create_app()  # the instance folder's SQLite file, upgraded on start
+    instance = instance_folder()
+    if create:
+        prepare_instance(instance)
+    return instance_database_url(instance)
+
+
+@_operational
+def db_upgrade_command(args: argparse.Namespace) -> int:
+    from .web.db import Database
+
+    database = Database(_database_url(args, create=True))
+    database.open()
+    database.engine.dispose()
     print("scorekeeper: the database is up to date")
     return 0
 
@@ -143,6 +183,7 @@ def _new_password() -> str:
     return first
 
 
+@_operational
 def account_create_command(args: argparse.Namespace) -> int:
     from .web import accounts
     from .web.domain import Refused
@@ -158,6 +199,7 @@ def account_create_command(args: argparse.Namespace) -> int:
     return 0
 
 
+@_operational
 def db_claim_command(args: argparse.Namespace) -> int:
     from .web import accounts
     from .web.domain import Refused
@@ -168,6 +210,22 @@ def db_claim_command(args: argparse.Namespace) -> int:
         print(f"scorekeeper: there is no account {args.username!r}", file=sys.stderr)
         return 1
     print(f"scorekeeper: {count} pulka{'' if count == 1 else 's'} from before accounts now belong to {args.username}")
+    return 0
+
+
+@_operational
+def backup_command(args: argparse.Namespace) -> int:
+    """`backup` and `restore`: the same database, found the same way, in either direction."""
+    from .web import backup
+    from .web.db import safe_url
+
+    restoring = args.command == "restore"
+    url = _database_url(args, create=restoring)  # a backup only reads: it makes no instance folder
+    done = (backup.restore if restoring else backup.backup)(url, Path(args.file))
+    if restoring:
+        print(_one_line(f"scorekeeper: restored {args.file} ({done}) into {safe_url(url)}"))
+    else:
+        print(_one_line(f"scorekeeper: backed up {safe_url(url)} to {args.file} ({done})"))
     return 0
 
 
@@ -188,10 +246,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="server processes sharing the port (default 1); use PostgreSQL beyond one or two")
     serve.set_defaults(run=serve_command)
 
+    url_help = "database URL (default: DATABASE_URL, else the instance folder's SQLite file)"
     db = commands.add_parser("db", help="database maintenance")
     db_commands = db.add_subparsers(dest="db_command", required=True)
     upgrade = db_commands.add_parser("upgrade", help="apply the schema migrations (the app also does on start)")
-    upgrade.add_argument("--url", help="database URL (default: DATABASE_URL, else the instance folder's SQLite file)")
+    upgrade.add_argument("--url", help=url_help)
     upgrade.set_defaults(run=db_upgrade_command)
     claim = db_commands.add_parser("claim", help="give the pulkas from before accounts to an account")
     claim.add_argument("username")
@@ -203,6 +262,16 @@ def build_parser() -> argparse.ArgumentParser:
         "create", help="make an account, asking for its password (the first account is the administrator)")
     create.add_argument("username")
     create.set_defaults(run=account_create_command)
+
+    backup = commands.add_parser("backup", help="copy the database to FILE, also while the server runs")
+    backup.add_argument("file", help=f"FILE.json.gz: an archive (SQLite or PostgreSQL); any other name: "
+                                     f"an SQLite copy (SQLite only)")
+    backup.add_argument("--url", help=url_help)
+    backup.set_defaults(run=backup_command)
+    restore = commands.add_parser("restore", help="restore a backup into an empty database")
+    restore.add_argument("file", help="a file written by scorekeeper backup (either kind)")
+    restore.add_argument("--url", help=url_help)
+    restore.set_defaults(run=backup_command)
     return parser
 
 

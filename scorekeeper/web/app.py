@@ -6,6 +6,8 @@ import os
 import secrets
 import signal
 import socket
+import sys
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from . import access, api, auth, errors, pages
 from .cache import VersionCache
-from .db import Database
+from .db import Database, Unavailable, private_file, reason
 from .presenters import FILTERS
 from .repository import Repository
 
@@ -31,12 +33,33 @@ def _secret_key(instance: Path) -> str:
                 handle.write(secrets.token_hex(32))
         except FileExistsError:
             pass
+    private_file(path)  # a key written before keys were private
     return path.read_text().strip()
+
+
+def instance_folder() -> Path:
+    """The instance folder create_app() uses when not told: SCOREKEEPER_INSTANCE, else Flask's default."""
+    return Path(os.environ.get("SCOREKEEPER_INSTANCE") or Flask(__name__).instance_path)
+
+
+def instance_database_url(instance: Path) -> str:
+    return f"sqlite:///{instance / 'scorekeeper.sqlite'}"
+
+
+def prepare_instance(instance: Path) -> None:
+    """Create the folder private (0700: it holds the secret key and, by default, every pulka) and make
+    sure it is writable now, rather than have the first deal fail."""
+    try:
+        instance.mkdir(mode=0o700, parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=instance).close()
+    except OSError as error:
+        raise Unavailable(f"cannot write the instance folder {instance}: {reason(error)}") from error
 
 
 def create_app(config: dict[str, Any] | None = None, instance_path: str | None = None) -> Flask:
     """Configuration: `config`, else the environment (DATABASE_URL, FLASK_SECRET_KEY, FLASK_*),
-    else an SQLite file and a generated secret key in the instance folder."""
+    else an SQLite file and a generated secret key in the instance folder. Raises db.Unavailable
+    when the instance folder or the database cannot be written."""
     app = Flask(__name__, instance_path=instance_path or os.environ.get("SCOREKEEPER_INSTANCE") or None,
                 instance_relative_config=True, template_folder=TEMPLATES_DIR,
                 static_folder=STATIC_DIR)
@@ -59,14 +82,17 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     app.config.setdefault("MAX_CONTENT_LENGTH", 2 * 1024 * 1024)
     instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+    prepare_instance(instance)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(instance)
-    app.config.setdefault("DATABASE_URL", f"sqlite:///{instance / 'scorekeeper.sqlite'}")
+        try:
+            app.config["SECRET_KEY"] = _secret_key(instance)
+        except OSError as error:
+            raise Unavailable(f"cannot write the secret key in {instance}: {reason(error)}") from error
+    app.config.setdefault("DATABASE_URL", instance_database_url(instance))
 
+    # Unavailable (one line, for the command to print) when the database cannot be opened or written.
     database = Database(app.config["DATABASE_URL"])
-    if app.config.get("MIGRATE_ON_START", True):
-        database.upgrade()
+    database.open(migrate=app.config.get("MIGRATE_ON_START", True))
     app.extensions["scorekeeper"] = Repository(database)
     app.extensions["scorekeeper.presenters"] = VersionCache(128)
 
@@ -110,11 +136,18 @@ def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 
     def start() -> None:
         pid = os.fork()
         if pid == 0:
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            # Stopped like a single server: the loop ends, the connections close (SQLite's last one
+            # moves its write-ahead log into the database file).
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             worker = create_app(config | {"MIGRATE_ON_START": False}, instance)
-            waitress_serve(worker, sockets=[listener], **options)
-            os._exit(0)
+            try:
+                waitress_serve(worker, sockets=[listener], **options)
+            except SystemExit:
+                pass
+            finally:
+                worker.extensions["scorekeeper"].db.engine.dispose()
+                os._exit(0)
         children.add(pid)
 
     def stop(signum: int, frame: object) -> None:

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from alembic.util import CommandError
+from sqlalchemy import Engine, create_engine, event, exc, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+class Unavailable(Exception):
+    """The database or the instance folder cannot be used: one line for whoever started the server or the
+    command, instead of a traceback."""
 
 
 def normalize_url(url: str) -> str:
@@ -18,6 +29,43 @@ def normalize_url(url: str) -> str:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix):]
     return url
+
+
+def safe_url(url: str) -> str:
+    """The URL to show a person: never the password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except exc.ArgumentError:
+        return url  # not a URL at all, so there is no password to find in it
+
+
+def reason(error: BaseException) -> str:
+    """What went wrong, in the driver's or the system's words, on one line."""
+    if isinstance(error, exc.DBAPIError) and error.orig is not None:
+        error = error.orig
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    if isinstance(error, exc.ArgumentError):
+        return f"{error} (a URL is sqlite:///PATH or postgresql://USER@HOST/DATABASE)"
+    return " ".join(line.strip() for line in str(error).splitlines() if line.strip()) or type(error).__name__
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of an SQLite URL; None for another database, an in-memory one, or a URI SQLite opens itself."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:") or "uri" in parsed.query:
+        return None
+    return Path(parsed.database)
+
+
+def private_file(path: Path) -> None:
+    """Create `path` readable by its owner alone (0600), or take an existing one back to that: a database
+    file or a secret key is nobody else's business. Raises OSError when the file cannot be written."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    status = path.stat()
+    # Another user's file that we may write (a shared group) stays as its owner set it.
+    if status.st_mode & 0o077 and status.st_uid == os.geteuid():
+        os.chmod(path, 0o600)
 
 
 def make_engine(url: str) -> Engine:
@@ -56,8 +104,39 @@ class Database:
 
     def __init__(self, url: str):
         self.url = normalize_url(url)
-        self.engine = make_engine(self.url)
+        with self.reporting():
+            self.engine = make_engine(self.url)
         self.Session: sessionmaker[Session] = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def reporting(self, doing: str = "open") -> Iterator[None]:
+        """Turn what the driver, the file system or Alembic raise into one line naming this database."""
+        try:
+            yield
+        except (exc.SQLAlchemyError, sqlite3.Error, CommandError, OSError, ImportError) as error:
+            raise Unavailable(f"cannot {doing} the database at {safe_url(self.url)}: {reason(error)}") from error
 
     def upgrade(self) -> None:
         upgrade(self.engine)
+
+    def private(self) -> None:
+        """An SQLite database's files readable by their owner alone; the database file created so, before
+        SQLite would create it readable by everybody (SQLite gives its -wal and -shm files the same mode)."""
+        path = sqlite_path(self.url)
+        if path is not None:
+            private_file(path)
+            for file in (Path(f"{path}-wal"), Path(f"{path}-shm")):
+                if file.exists():
+                    private_file(file)
+
+    def open(self, migrate: bool = True) -> None:
+        """Ready to serve, or Unavailable: the files private, the schema upgraded, and a write must be
+        accepted, so that a read-only database stops the server at start rather than failing the first deal."""
+        with self.reporting():
+            self.private()
+            if migrate:
+                self.upgrade()
+        with self.reporting("write to"), self.engine.connect() as connection:
+            # Writes nothing, yet needs a write transaction: refused on a read-only file, a read-only
+            # PostgreSQL transaction and a standby. Rolled back when the connection closes.
+            connection.execute(text("UPDATE alembic_version SET version_num = version_num WHERE 1 = 0"))
