@@ -73,7 +73,7 @@ class Repository:
 
     def get(self, uid: str) -> Pulka:
         # A plain connection for the version: the ORM session costs more than the page it guards.
-        with self.db.engine.connect() as connection:
+        with self.db.reads.connect() as connection:
             version = connection.execute(_VERSION, {"uid": uid}).scalar()
         if version is None:
             raise NotFound()
@@ -114,7 +114,7 @@ class Repository:
         """What this caller may do with the pulka, and the name of the share link that allows it: its
         owner, a share link it holds (a token it brings, or a link its account opened), or nothing (None,
         whether or not the pulka exists). One query: every watching phone asks this every few seconds."""
-        with self.db.engine.connect() as connection:
+        with self.db.reads.connect() as connection:
             rows = connection.execute(_ACCESS, {"uid": uid, "account": account_id, "tokens": list(share_tokens)}).all()
         if not rows:
             return None
@@ -215,12 +215,12 @@ class Repository:
             statement, value = _ACCOUNT_BY["username"], username_key(username)
         else:
             statement, value = _ACCOUNT_BY["token"], token_hash
-        with self.db.engine.connect() as connection:
+        with self.db.reads.connect() as connection:
             row = connection.execute(statement, {"value": value}).first()
         return _account(row) if row is not None else None
 
     def password_hash(self, account_id: int) -> str:
-        with self.db.engine.connect() as connection:
+        with self.db.reads.connect() as connection:
             return connection.execute(select(AccountRow.password_hash).where(AccountRow.id == account_id)).scalar_one()
 
     def accounts(self) -> list[tuple[Account, int]]:
@@ -250,7 +250,7 @@ class Repository:
 
     def failures(self, keys: Sequence[str], since: datetime) -> dict[str, int]:
         """Failed log-ins since `since`, by key."""
-        with self.db.engine.connect() as connection:
+        with self.db.reads.connect() as connection:
             return dict(connection.execute(
                 select(LoginFailureRow.key, func.count()).where(LoginFailureRow.key.in_(keys), LoginFailureRow.at >= since)
                 .group_by(LoginFailureRow.key)).all())

@@ -208,3 +208,21 @@ def test_two_pulkas_created_at_once_share_a_new_player(app):
     repository._seats = original
     assert errors == [] and len(results) == 2
     assert services.player_names(repo, owner).count("Newcomer") == 1
+
+
+def test_a_connection_the_database_dropped_is_replaced(database_url, monkeypatch):
+    """After the database server restarts, the first request still works: a connection that sat idle is
+    tested before use and replaced when dead (busy ones are not tested, to spare a round trip)."""
+    from scorekeeper.web import db
+
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite has no server to drop a connection")
+    database = db.Database(database_url)
+    with database.engine.connect() as connection:
+        pid = connection.execute(text("SELECT pg_backend_pid()")).scalar()
+    with create_engine(database_url).begin() as admin:  # the server ends that connection
+        admin.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    monkeypatch.setattr(db, "IDLE_PING_SECONDS", 0.0)
+    with database.reads.connect() as connection:
+        assert connection.execute(text("SELECT 1")).scalar() == 1
+    database.engine.dispose()
