@@ -14,7 +14,7 @@ from ..resources import STATIC_DIR, TEMPLATES_DIR
 from . import api, errors, pages
 from .cache import VersionCache
 from .db import Database
-from .presenters import FILTERS
+from .presenters import FILTERS, weight
 from .repository import Repository
 
 
@@ -39,9 +39,12 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.config.from_prefixed_env()
     if os.environ.get("DATABASE_URL"):
         app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
+    if os.environ.get("SCOREKEEPER_CACHE_MB"):
+        app.config["CACHE_MB"] = float(os.environ["SCOREKEEPER_CACHE_MB"])
     app.config.update(config or {})
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a pulka lasts an evening; a form may sit open for hours
     app.config.setdefault("MAX_CONTENT_LENGTH", 2 * 1024 * 1024)
+    app.config.setdefault("CACHE_MB", 64)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
@@ -51,8 +54,12 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     database = Database(app.config["DATABASE_URL"])
     if app.config.get("MIGRATE_ON_START", True):
         database.upgrade()
-    app.extensions["scorekeeper"] = Repository(database)
-    app.extensions["scorekeeper.presenters"] = VersionCache(128)
+    # One budget in bytes for the replayed pulkas and what is shown of them, least recently used out first.
+    cache = VersionCache(int(app.config["CACHE_MB"] * 2**20), weight)
+    repository = Repository(database)
+    repository.cache = cache.section("pulkas")
+    app.extensions["scorekeeper"] = repository
+    app.extensions["scorekeeper.presenters"] = cache.section("presenters")
 
     csrf = CSRFProtect(app)
     # The JSON API takes only application/json bodies for writes, which a cross-site form cannot send.
