@@ -12,9 +12,9 @@ from flask_wtf.csrf import CSRFProtect
 
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from . import api, errors, pages
-from .cache import VersionCache
+from .cache import Busy, Gate, VersionCache
 from .db import Database
-from .presenters import FILTERS, weight
+from .presenters import FILTERS, busy, weight
 from .repository import Repository
 
 
@@ -45,6 +45,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a pulka lasts an evening; a form may sit open for hours
     app.config.setdefault("MAX_CONTENT_LENGTH", 2 * 1024 * 1024)
     app.config.setdefault("CACHE_MB", 64)
+    app.config.setdefault("PDF_RENDERERS", 2)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     if not app.config.get("SECRET_KEY"):
@@ -60,6 +61,9 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     repository.cache = cache.section("pulkas")
     app.extensions["scorekeeper"] = repository
     app.extensions["scorekeeper.presenters"] = cache.section("presenters")
+    # PDFs render in PDF_RENDERERS worker processes, as many more requests may wait for one, and any beyond
+    # are answered 503 with Retry-After: so PDFs hold at most four of waitress's eight threads, never all.
+    app.extensions["scorekeeper.pdf"] = Gate(app.config["PDF_RENDERERS"])
 
     csrf = CSRFProtect(app)
     # The JSON API takes only application/json bodies for writes, which a cross-site form cannot send.
@@ -70,6 +74,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.json.ensure_ascii = False
     app.json.sort_keys = False  # keep the pulka file's key order (whist, tricks) as entered
     errors.register(app)
+    app.register_error_handler(Busy, busy)
     return app
 
 

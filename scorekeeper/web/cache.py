@@ -1,4 +1,4 @@
-"""A bounded cache keyed by pulka version.
+"""A bounded cache keyed by pulka version, and a gate for the slow things built per version.
 
 Every write gives a pulka a new version, so what was built for one version
 never goes stale: no invalidation, and several server processes each keep
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -81,3 +82,35 @@ class Section(Generic[T]):
 
     def put(self, key: Hashable, item: T) -> T:
         return self.cache.put((self.name, key), item)
+
+
+class Busy(Exception):
+    """As many callers as the gate lets in are in already."""
+
+
+class Gate:
+    """At most `running` slow builds at once, and as many callers again waiting for one (their own or one
+    they share): whoever comes beyond that is turned away at once (Busy) rather than hold a server thread."""
+
+    def __init__(self, running: int = 2):
+        self.running = running
+        self.limit = 2 * running
+        self.inside = 0
+        self._running = threading.BoundedSemaphore(running)
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def entered(self) -> Iterator[None]:
+        with self._lock:
+            if self.inside >= self.limit:
+                raise Busy()
+            self.inside += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.inside -= 1
+
+    def run(self, build: Callable[[], T]) -> T:
+        with self._running:
+            return build()

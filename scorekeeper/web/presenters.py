@@ -11,20 +11,22 @@ import csv
 import io
 import json
 import sys
+import threading
 from collections.abc import Callable, Hashable, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response, current_app, jsonify, make_response, render_template, request
 
 from .. import pulyafile
 from ..engine import Column, DealResult, Entry, Strain, defenders, json_value
 from ..render.svg import ORIENTATIONS, sheet_svg
 from ..render.text import amount, chain, describe, filename, points, signed
-from .cache import Section
-from .domain import Pulka
+from . import errors
+from .cache import Busy, Gate, Section
+from .domain import Pulka, Refused
 
 FILTERS = {"points": points, "signed": signed, "chain": lambda values: chain(values) or "—", "amount": amount}
 STRAINS = [(s.value, s.symbol) for s in Strain]
@@ -82,6 +84,8 @@ class Presenter:
         self._drawings: dict[str, str] = {}
         self._pdfs: dict[str, bytes] = {}
         self._pages: dict[Hashable, str] = {}
+        self._building: dict[tuple[int, Hashable], threading.Lock] = {}
+        self._lock = threading.Lock()
 
     # -- deals --------------------------------------------------------------------------
 
@@ -228,13 +232,21 @@ class Presenter:
             currency=self.pulka.currency))
 
     def pdf(self, orientation: str = "table") -> bytes:
-        """The A4 PDF: the drawing, the protocol, the settlement."""
-        from ..render.pdf import render_pdf  # WeasyPrint only when a PDF is wanted
+        """The A4 PDF: the drawing, the protocol, the settlement. Rendered once however many ask for it at
+        once, in a worker process, when the app's gate lets it in (Busy when too many PDFs are being made or
+        waited for)."""
+        from ..render.pdf import render_pdf_in_worker
 
+        found = self._pdfs.get(orientation)
+        if found is not None:
+            return found
         pulka = self.pulka
-        return self._once(self._pdfs, orientation, lambda: render_pdf(
-            pulka.players, pulka.rules, pulka.replay, pulka.settlement, title=pulka.name,
-            created=pulka.created_at, currency=pulka.currency, orientation=orientation))
+        gate: Gate = current_app.extensions["scorekeeper.pdf"]
+        render = partial(render_pdf_in_worker, gate.running, pulka.players, pulka.rules, pulka.replay,
+                         pulka.settlement, title=pulka.name, created=pulka.created_at, currency=pulka.currency,
+                         orientation=orientation)
+        with gate.entered():
+            return self._once(self._pdfs, orientation, lambda: gate.run(render))
 
     def page(self, key: Hashable, render: Callable[[], str]) -> str:
         """A whole page, rendered once per version (the sheet is read far more often than it changes)."""
@@ -276,9 +288,19 @@ class Presenter:
         return ITEM_BYTES + VIEW_BYTES * len(self._deals) + chains + sum(map(sys.getsizeof, texts))
 
     def _once(self, cache: dict, key: Hashable, build: Callable[[], Any]) -> Any:
+        """cache[key], built by the first to ask: whoever asks meanwhile waits for that build, not a second one."""
         found = cache.get(key)
         if found is None:
-            found = cache.setdefault(key, build())
+            with self._lock:
+                building = self._building.setdefault((id(cache), key), threading.Lock())
+            with building:
+                found = cache.get(key)
+                if found is None:
+                    try:
+                        found = cache[key] = build()
+                    finally:
+                        with self._lock:
+                            self._building.pop((id(cache), key), None)
         return found
 
 
@@ -304,3 +326,20 @@ def presenter(pulka: Pulka) -> Presenter:
 
 def download(data: str | bytes, mimetype: str, filename: str) -> Response:
     return Response(data, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+# Seconds: about what a 1,000-deal PDF takes, by when one of the PDFs ahead is likely done.
+RETRY_AFTER = 5
+
+
+def busy(error: Busy) -> Response:
+    """503 and when to try again: a PDF asked for while the server makes as many as it makes at once, and as
+    many more wait their turn. Turned away rather than queued, so that PDFs never hold every server thread."""
+    refusal = Refused("The server is making other PDFs just now; try again in a few seconds.", code="busy")
+    if request.path.startswith("/api/"):
+        response = jsonify(errors.body(refusal))
+    else:
+        response = make_response(render_template("error.html", status=503, title="Busy", message=refusal.message))
+    response.status_code = 503
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
