@@ -11,9 +11,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
+from itertools import islice
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+RECENT = 64  # far more than the requests of a server's threads hold at once
 
 
 def one(item: Any) -> int:
@@ -25,7 +27,8 @@ class VersionCache(Generic[T]):
 
     The budget counts items, or whatever `weigh` measures (bytes). Items may grow after they are put
     in (a presenter builds each part when first asked), so an item is weighed again whenever it is
-    asked for, and every item whenever one comes in: what a request built is counted by the next.
+    asked for, and the recently used ones whenever one comes in: what a request built is counted by
+    the next.
     """
 
     def __init__(self, budget: int = 128, weigh: Callable[[Any], int] = one):
@@ -51,8 +54,10 @@ class VersionCache(Generic[T]):
         with self._lock:
             item = self._items.setdefault(key, item)
             self._items.move_to_end(key)
-            for other in self._items:
-                self._reweigh(other)
+            # What grew since it was weighed was asked for lately (requests build parts of what they asked
+            # for), so weighing the most recently used again keeps a put cheap however many items there are.
+            for recent in islice(reversed(self._items), RECENT):
+                self._reweigh(recent)
             self._evict()
             return item
 
