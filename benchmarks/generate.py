@@ -21,17 +21,19 @@ def _split(rng: random.Random, total: int, parts: int) -> list[int]:
     return [b - a for a, b in zip([0, *cuts], [*cuts, total])]
 
 
-def _game(rng: random.Random, rules: Rules, active: tuple[int, ...], least: int) -> tuple[Deal, bool]:
-    """A game deal and whether it was made (which ends a raspasy streak)."""
+def _game(rng: random.Random, rules: Rules, active: tuple[int, ...], least: int, success: float) -> tuple[Deal, bool]:
+    """A game deal and whether it was made (which ends a raspasy streak); `success` below 1 fails more."""
     declarer = rng.choice(active)
     first, second = defenders(active, declarer)
     level = rng.randint(max(6, least), 9)
     contract = Contract(level, rng.choice(list(Strain)))
     scene = rng.random()
-    if scene < 0.15:  # both pass: not played, made
+    if scene < 0.15 * success:  # both pass: not played, made
         return Deal(DealType.GAME, declarer, contract, {first: Word.PASS, second: Word.PASS}), True
     words = {first: Word.WHIST, second: Word.WHIST if scene < 0.45 else Word.PASS}
     taken = rng.randint(level - 2, min(10, level + 1))
+    if taken >= level and success < 1 and rng.random() > success:
+        taken = level - 1
     mine = rng.randint(0, 10 - taken)
     tricks = {declarer: taken, first: mine, second: 10 - taken - mine}
     return Deal(DealType.GAME, declarer, contract, words, tricks, open=scene > 0.9), taken >= level
@@ -45,6 +47,9 @@ def long_pulka(players: int = 3, deals: int = 100, preset: str = "sochi", seed: 
     names = NAMES[:players]
     out: list[Deal] = []
     streak = 0
+    # Past about 1,000 deals every pulya would close (1000 is the largest size): the longer the pulka,
+    # the fewer games and misères are made (up to about 7,000 deals).
+    success = min(1.0, (1000 / deals) ** 2)
     for number in range(deals):
         dealer = number % players
         active = seats_in_play(players, dealer)
@@ -61,10 +66,12 @@ def long_pulka(players: int = 3, deals: int = 100, preset: str = "sochi", seed: 
         if roll < 0.33 and least == 6:
             declarer = rng.choice(active)
             taken = rng.choice((0, 0, 1, 2))
+            if taken == 0 and success < 1 and rng.random() > success:
+                taken = 1
             out.append(Deal(DealType.MISERE, declarer, tricks={declarer: taken}))
             made = taken == 0
         else:
-            deal, made = _game(rng, rules, active, least)
+            deal, made = _game(rng, rules, active, least, success)
             out.append(deal)
         if made or rules.raspasy_exit_on == "any":
             streak = 0

@@ -1,21 +1,30 @@
-"""How long a PDF export takes, next to WeasyPrint's floor for a trivial document.
+"""How long a PDF export takes, next to WeasyPrint's floor for a trivial document; and how the real
+server answers other pages while it makes PDFs.
 
-    .venv/bin/python benchmarks/pdf.py [deals] [runs]
+    .venv/bin/python benchmarks/pdf.py [deals] [runs] [--pdfs 8] [--pdf-deals 1000]
 
-Both are timed in the same process after a warm-up (the first WeasyPrint call
+Both exports are timed in the same process after a warm-up (the first WeasyPrint call
 pays for imports and font setup), and the best of `runs` is reported, since
 the best run is the least disturbed by other work on the machine.
-Goal (issue "The classic paper pulya, drawn"): a 100-deal pulka under 1 s
-and within 4× of the one-line document.
+Then the server (waitress, as benchmarks/web.py starts it) gets `--pdfs` PDF requests at once, each
+for a different `--pdf-deals`-deal pulka (a client told 503 comes back after Retry-After), while one
+more client asks for the sheet page of another pulka every 50 ms until every PDF has arrived.
+Goals: a 100-deal pulka under 1 s and within 4× of the one-line document (issue "The classic paper
+pulya, drawn"); the sheet page's p95 under 100 ms while PDFs are made (the hardening issue).
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import re
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from datetime import date
 from pathlib import Path
@@ -23,9 +32,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import web  # noqa: E402
 from generate import long_pulka  # noqa: E402
 
 from scorekeeper.engine import settle  # noqa: E402
+from scorekeeper.pulyafile import dumps  # noqa: E402
 from scorekeeper.render.pdf import FONTS, render_pdf  # noqa: E402
 
 
@@ -46,9 +57,7 @@ def _pages(data: bytes) -> str:
     return re.search(r"Pages:\s*(\d+)", out)[1]
 
 
-def main() -> None:
-    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+def export_times(deals: int, runs: int) -> None:
     import weasyprint
 
     pulka = long_pulka(players=3, deals=deals)
@@ -80,6 +89,82 @@ def main() -> None:
           f"({pdf_best / font_best:.1f}× with the bundled font)")
     print(f"goal: under 1 s {'met' if pdf_best < 1 else 'NOT met'}; "
           f"within 4× {'met' if pdf_best <= 4 * line_best else 'NOT met'}")
+
+
+def imported(client: web.Client, text: str) -> str:
+    status, data = client.request("POST", "/api/v1/import", text.encode(), "application/json")
+    assert status == 201, data
+    return json.loads(data)["id"]
+
+
+def fetch_pdf(port: int, uid: str, record: list) -> None:
+    """One phone asking for a PDF until it has it: (seconds until then, how many times it was told 503)."""
+    client, start, refused = web.Client(port), time.perf_counter(), 0
+    client.connection.timeout = 600
+    while True:
+        client.connection.request("GET", f"/p/{uid}/pulka.pdf")
+        response = client.connection.getresponse()
+        data = response.read()
+        if response.status != 503:
+            break
+        refused += 1
+        time.sleep(int(response.getheader("Retry-After")))
+    assert response.status == 200 and data.startswith(b"%PDF"), (response.status, data[:200])
+    record.append((time.perf_counter() - start, refused))
+
+
+def under_load(pdfs: int, deals: int) -> None:
+    port = web.free_port()
+    env = os.environ | {"SCOREKEEPER_INSTANCE": tempfile.mkdtemp(prefix="scorekeeper-bench-")}
+    env.pop("DATABASE_URL", None)
+    server = subprocess.Popen([sys.executable, web.__file__, "--serve", str(port)], env=env)
+    try:
+        client = web.wait_for(port)
+        uids = [imported(client, dumps(long_pulka(deals=deals, seed=seed))) for seed in range(1, pdfs + 1)]
+        sheet = f"/p/{imported(client, web.pulka_file(100))}"
+        idle = [client.timed("GET", sheet) for _ in range(200)]
+        for uid in uids:
+            client.request("GET", f"/p/{uid}")  # replayed and drawn already: only the PDFs are left to make
+
+        record: list[tuple[float, int]] = []
+        phones = [threading.Thread(target=fetch_pdf, args=(port, uid, record)) for uid in uids]
+        start = time.perf_counter()
+        for phone in phones:
+            phone.start()
+        # A sheet request every 50 ms, each timed from when it was due: one stuck behind the PDFs delays
+        # the next ones, and their waiting counts too (otherwise one long stall would be a single sample).
+        loaded: list[float] = []
+        while any(phone.is_alive() for phone in phones):
+            due = start + 0.05 * len(loaded)
+            time.sleep(max(0.0, due - time.perf_counter()))
+            status, _ = client.request("GET", sheet)
+            assert status == 200, status
+            loaded.append((time.perf_counter() - due) * 1000)
+        elapsed = time.perf_counter() - start
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert len(record) == pdfs, "a PDF request failed"
+    print(f"\n{pdfs} PDF requests at once, each for another {deals}-deal pulka (waitress, 8 threads; "
+          f"{os.cpu_count()} CPUs):")
+    print(f"  sheet page, idle              {web.summary(idle)}")
+    print(f"  sheet page, while PDFs made   {web.summary(loaded)}   max {max(loaded):.0f} ms")
+    times = sorted(t for t, _ in record)
+    print(f"  PDFs: all {pdfs} in {elapsed:.1f} s; each {times[0]:.1f} to {times[-1]:.1f} s; "
+          f"told 503 and to come back {sum(r for _, r in record)} times")
+    print(f"goal: sheet page p95 under 100 ms while PDFs are made {'met' if web.p95(loaded) < 100 else 'NOT met'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("deals", type=int, nargs="?", default=100, help="deals of the timed export")
+    parser.add_argument("runs", type=int, nargs="?", default=7)
+    parser.add_argument("--pdfs", type=int, default=8, help="PDF requests at once to the server (0: none)")
+    parser.add_argument("--pdf-deals", type=int, default=1000, help="deals of each pulka asked for as a PDF")
+    args = parser.parse_args()
+    export_times(args.deals, args.runs)
+    if args.pdfs:
+        under_load(args.pdfs, args.pdf_deals)
 
 
 if __name__ == "__main__":

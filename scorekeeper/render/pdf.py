@@ -1,7 +1,8 @@
 """A pulka as an A4 PDF: the drawn sheet, the protocol of deals, the settlement.
 
 WeasyPrint is heavy to import and needs system libraries, so it is imported
-only inside the functions that make a PDF. The HTML comes from
+only inside the functions that make a PDF; a web server makes them in worker
+processes (`render_pdf_in_worker`). The HTML comes from
 templates/pdf/pulka.html through a bare Jinja2 environment, so no Flask app
 is needed. Only the bundled fonts (and data: URLs) may be fetched: a name
 that looks like a URL or an <img> is escaped text and never leaves the machine.
@@ -9,11 +10,18 @@ that looks like a URL or an <img> is escaped text and never leaves the machine.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import date, datetime
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
@@ -180,3 +188,40 @@ def render_pdf(players: Sequence[str], rules: Rules, replay: Replay, settlement:
                        orientation=orientation, seats=seats)
     document = weasyprint.HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=make_url_fetcher())
     return document.write_pdf()
+
+
+# -- in worker processes ---------------------------------------------------------------
+
+_pools: dict[int, ProcessPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def render_pdf_in_worker(workers: int, *args: Any, **kwargs: Any) -> bytes:
+    """render_pdf in one of `workers` processes kept for it, started when first needed.
+
+    WeasyPrint builds millions of objects: in a web server's own process, collecting them would pause
+    every other request (half a second at a time), and its Python would hold the GIL they need.
+    """
+    with _pools_lock:
+        if workers not in _pools:
+            # Spawned, not forked: the server has threads, and a fork copies their locks in whatever state.
+            _pools[workers] = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                                  initializer=_leave_with, initargs=(os.getpid(),))
+        pool = _pools[workers]
+    try:
+        return pool.submit(render_pdf, *args, **kwargs).result()
+    except BrokenProcessPool:
+        with _pools_lock:  # a worker died (killed, out of memory): the next PDF starts new ones
+            if _pools.get(workers) is pool:
+                del _pools[workers]
+        raise
+
+
+def _leave_with(server: int) -> None:
+    """A worker ends when its server does, even one stopped by a signal, which has no time to end its pool."""
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()

@@ -13,6 +13,7 @@ dy instead of dominant-baseline (sheet.md §3.3).
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -188,20 +189,62 @@ def text_width(text: str, size: float) -> float:
     return size * sum(GLYPH_WIDTH.get(ch, OTHER_WIDTH) for ch in text)
 
 
-def _wrap(pieces: Sequence[str], width: float, size: float) -> list[str] | None:
-    """Greedy line filling; None when a single piece is wider than the line."""
-    lines: list[str] = []
-    current = ""
-    for piece in pieces:
-        if text_width(piece, size) > width:
+# Fitting counts widths in hundredths of an em: whole numbers, so a line's width is exactly the sum of its
+# pieces' widths, each measured once, however the pieces are then laid out.
+UNIT = 100
+GLYPH_UNITS = {ch: round(w * UNIT) for ch, w in GLYPH_WIDTH.items()}
+OTHER_UNITS = round(OTHER_WIDTH * UNIT)
+ELLIPSIS = "…"
+
+
+def _units(text: str) -> int:
+    return sum(GLYPH_UNITS.get(ch, OTHER_UNITS) for ch in text)
+
+
+def _wrap(pieces: Sequence[str], widths: Sequence[int], width: float, height: float, size: float) -> list[str] | None:
+    """Greedy line filling; None when a piece is wider than the line or the lines overflow the height
+    (found out as soon as they do: a long text costs no more than what the box holds)."""
+    room, most = width * UNIT / size, _most_lines(height, size)
+    if most < 1:
+        return None
+    starts = [0]
+    used = 0
+    for i, w in enumerate(widths):
+        if w > room:
             return None
-        if current and text_width(current + piece, size) > width:
-            lines.append(current)
-            current = piece
-        else:
-            current += piece
-    lines.append(current)
-    return lines
+        if used and used + w > room:
+            if len(starts) == most:
+                return None
+            starts.append(i)
+            used = 0
+        used += w
+    return ["".join(pieces[a:b]) for a, b in zip(starts, [*starts[1:], len(pieces)])]
+
+
+def _most_lines(height: float, size: float) -> int:
+    """How many lines of `size` the height holds: the largest n with n * size * LINE_HEIGHT <= height."""
+    n = int(height / (size * LINE_HEIGHT)) + 1
+    while n > 0 and n * size * LINE_HEIGHT > height:
+        n -= 1
+    return n
+
+
+def _newest(widths: Sequence[int], room: float, most: int, lead: int) -> int:
+    """How many of the last pieces fit in `most` lines after a first piece `lead` wide.
+
+    Filled from the newest end, each line as full as it goes: no layout keeps more of them, and the
+    first line, which also holds the lead, is the one filled last."""
+    if most < 1 or lead > room:
+        return 0
+    kept, line, used = 0, 1, 0
+    for w in reversed(widths):
+        while used + w > (room - lead if line == most else room):
+            if used == 0 or line == most:  # wider than a whole line, or no line left
+                return kept
+            line, used = line + 1, 0
+        used += w
+        kept += 1
+    return kept
 
 
 def _sizes(largest: float, smallest: float) -> list[float]:
@@ -216,15 +259,18 @@ def fit(pieces: Sequence[str], width: float, height: float,
     Wrap first, then shrink; only below the smallest legible size do the
     oldest values give way to an ellipsis: the protocol keeps every value.
     """
-    for size in _sizes(largest, smallest):
-        lines = _wrap(pieces, width, size)
-        if lines is not None and len(lines) * size * LINE_HEIGHT <= height:
-            return size, lines, 0
-    size = smallest
-    for dropped in range(1, len(pieces)):
-        lines = _wrap(["…", *pieces[dropped:]], width, size)
-        if lines is not None and len(lines) * size * LINE_HEIGHT <= height:
-            return size, lines, dropped
+    widths = [_units(piece) for piece in pieces]
+    # Greedy filling makes the fewest lines, and never more in a wider line: what fits at one size fits at
+    # every smaller one, so the largest size that fits is found by bisection.
+    sizes = _sizes(largest, smallest)
+    i = bisect_left(sizes, True, key=lambda size: _wrap(pieces, widths, width, height, size) is not None)
+    if i < len(sizes):
+        return sizes[i], _wrap(pieces, widths, width, height, sizes[i]), 0
+    size, lead = smallest, _units(ELLIPSIS)
+    kept = min(_newest(widths, width * UNIT / size, _most_lines(height, size), lead), len(pieces) - 1)
+    if kept:
+        lines = _wrap([ELLIPSIS, *pieces[-kept:]], [lead, *widths[-kept:]], width, height, size)
+        return size, lines, len(pieces) - kept
     # Even the newest value alone is too wide: shrink it below the floor rather than overflow.
     last = pieces[-1]
     size = min(width / max(text_width(last, 1), 0.1), height / LINE_HEIGHT)

@@ -18,9 +18,9 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from . import access, api, auth, errors, pages
-from .cache import VersionCache
+from .cache import Busy, Gate, VersionCache
 from .db import Database, Unavailable, private_file, reason
-from .presenters import FILTERS
+from .presenters import FILTERS, busy, weight
 from .repository import Repository
 
 
@@ -66,6 +66,8 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.config.from_prefixed_env()
     if os.environ.get("DATABASE_URL"):
         app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
+    if os.environ.get("SCOREKEEPER_CACHE_MB"):
+        app.config["CACHE_MB"] = float(os.environ["SCOREKEEPER_CACHE_MB"])
     app.config.update(config or {})
     app.config.setdefault("REGISTRATION", os.environ.get("SCOREKEEPER_REGISTRATION", "open"))
     if app.config["REGISTRATION"] not in ("open", "closed"):
@@ -81,6 +83,8 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         # come from its X-Forwarded-* headers, trusted for that many proxies and no more.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
     app.config.setdefault("MAX_CONTENT_LENGTH", 2 * 1024 * 1024)
+    app.config.setdefault("CACHE_MB", 64)
+    app.config.setdefault("PDF_RENDERERS", 2)
     instance = Path(app.instance_path)
     prepare_instance(instance)
     if not app.config.get("SECRET_KEY"):
@@ -93,8 +97,13 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     # Unavailable (one line, for the command to print) when the database cannot be opened or written.
     database = Database(app.config["DATABASE_URL"])
     database.open(migrate=app.config.get("MIGRATE_ON_START", True))
-    app.extensions["scorekeeper"] = Repository(database)
-    app.extensions["scorekeeper.presenters"] = VersionCache(128)
+    # One budget in bytes for the replayed pulkas and what is shown of them, least recently used out first.
+    cache = VersionCache(int(app.config["CACHE_MB"] * 2**20), weight)
+    app.extensions["scorekeeper"] = Repository(database, cache.section("pulkas"))
+    app.extensions["scorekeeper.presenters"] = cache.section("presenters")
+    # PDFs render in PDF_RENDERERS worker processes, as many more requests may wait for one, and any beyond
+    # are answered 503 with Retry-After: so PDFs hold at most four of waitress's eight threads, never all.
+    app.extensions["scorekeeper.pdf"] = Gate(app.config["PDF_RENDERERS"])
 
     access.init(app)
     app.register_blueprint(auth.bp)
@@ -104,6 +113,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.json.ensure_ascii = False
     app.json.sort_keys = False  # keep the pulka file's key order (whist, tricks) as entered
     errors.register(app)
+    app.register_error_handler(Busy, busy)
     return app
 
 

@@ -35,13 +35,15 @@ STATUS: dict[str, int] = {
     # Every other problem of the engine: the request was understood, and the rules refuse it.
     **{code.value: 422 for code in Code if code not in (Code.BAD_JSON, Code.BAD_FORMAT)},
     "server_error": 500,
+    "busy": 503,  # too many PDFs asked for at once: try again in a few seconds
 }
 
 # Werkzeug's own refusals (a URL that does not exist, a body too large ...) by their status.
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 413: "too_large",
               415: "unsupported_media_type", 500: "server_error"}
 TITLES = {400: "Bad request", 401: "Log in first", 403: "Not allowed", 404: "Not found", 405: "Not allowed", 409: "Conflict", 413: "Too large",
-          415: "Not JSON", 422: "Refused", 429: "Too many attempts", 500: "Something went wrong"}
+          415: "Not JSON", 422: "Refused", 429: "Too many attempts", 500: "Something went wrong",
+          503: "Busy"}
 MESSAGES = {
     "not_found": "There is no such page here.",
     "method_not_allowed": "This address does not take that request.",

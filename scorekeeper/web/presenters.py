@@ -10,10 +10,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
+import threading
 from collections.abc import Callable, Hashable, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 import segno
@@ -24,8 +26,9 @@ from .. import pulyafile
 from ..engine import Column, DealResult, Entry, Strain, defenders, json_value
 from ..render.svg import ORIENTATIONS, sheet_svg
 from ..render.text import amount, chain, describe, filename, points, signed
-from .cache import VersionCache
-from .domain import Pulka
+from . import errors
+from .cache import Busy, Gate, Section
+from .domain import Pulka, Refused
 
 FILTERS = {"points": points, "signed": signed, "chain": lambda values: chain(values) or "—", "amount": amount}
 STRAINS = [(s.value, s.symbol) for s in Strain]
@@ -83,6 +86,8 @@ class Presenter:
         self._drawings: dict[str, str] = {}
         self._pdfs: dict[str, bytes] = {}
         self._pages: dict[Hashable, str] = {}
+        self._building: dict[tuple[int, Hashable], threading.Lock] = {}
+        self._lock = threading.Lock()
 
     # -- deals --------------------------------------------------------------------------
 
@@ -229,13 +234,21 @@ class Presenter:
             currency=self.pulka.currency))
 
     def pdf(self, orientation: str = "table") -> bytes:
-        """The A4 PDF: the drawing, the protocol, the settlement."""
-        from ..render.pdf import render_pdf  # WeasyPrint only when a PDF is wanted
+        """The A4 PDF: the drawing, the protocol, the settlement. Rendered once however many ask for it at
+        once, in a worker process, when the app's gate lets it in (Busy when too many PDFs are being made or
+        waited for)."""
+        from ..render.pdf import render_pdf_in_worker
 
+        found = self._pdfs.get(orientation)
+        if found is not None:
+            return found
         pulka = self.pulka
-        return self._once(self._pdfs, orientation, lambda: render_pdf(
-            pulka.players, pulka.rules, pulka.replay, pulka.settlement, title=pulka.name,
-            created=pulka.created_at, currency=pulka.currency, orientation=orientation))
+        gate: Gate = current_app.extensions["scorekeeper.pdf"]
+        render = partial(render_pdf_in_worker, gate.running, pulka.players, pulka.rules, pulka.replay,
+                         pulka.settlement, title=pulka.name, created=pulka.created_at, currency=pulka.currency,
+                         orientation=orientation)
+        with gate.entered():
+            return self._once(self._pdfs, orientation, lambda: gate.run(render))
 
     def page(self, key: Hashable, render: Callable[[], str]) -> str:
         """A whole page, rendered once per version (the sheet is read far more often than it changes)."""
@@ -267,16 +280,48 @@ class Presenter:
     def filename(self, ext: str) -> str:
         return filename(self.pulka.name, self.pulka.created_at, ext)
 
+    def weight(self) -> int:
+        """Bytes this presenter keeps, about: its views and the texts it built. The replay is its pulka's,
+        weighed with the pulka in the repository's cache: every read asks for both, one after the other, so
+        they leave the cache one after the other too."""
+        texts = [*self._pages.copy().values(), *self._drawings.copy().values(), *self._pdfs.copy().values(),
+                 *(self.__dict__.get(name, "") for name in ("sheet_json", "export", "csv"))]
+        chains = CHAIN_BYTES * len(self.pulka.deals) if "sheet" in self.__dict__ else 0
+        return ITEM_BYTES + VIEW_BYTES * len(self._deals) + chains + sum(map(sys.getsizeof, texts))
+
     def _once(self, cache: dict, key: Hashable, build: Callable[[], Any]) -> Any:
+        """cache[key], built by the first to ask: whoever asks meanwhile waits for that build, not a second one."""
         found = cache.get(key)
         if found is None:
-            found = cache.setdefault(key, build())
+            with self._lock:
+                building = self._building.setdefault((id(cache), key), threading.Lock())
+            with building:
+                found = cache.get(key)
+                if found is None:
+                    try:
+                        found = cache[key] = build()
+                    finally:
+                        with self._lock:
+                            self._building.pop((id(cache), key), None)
         return found
+
+
+# What a cached item keeps alive, in bytes, measured with tracemalloc on 1,000- and 5,000-deal pulkas
+# (benchmarks/memory.py prints it again): a replayed deal about 2,200, a deal's view in the protocol about
+# 2,800, the sheet's chains about 40 per deal; texts weigh what sys.getsizeof says.
+REPLAY_BYTES, VIEW_BYTES, CHAIN_BYTES, ITEM_BYTES = 2200, 2800, 40, 4096
+
+
+def weight(item: Pulka | Presenter) -> int:
+    """The weight of an item of the app's cache: a replayed pulka or a presenter."""
+    if isinstance(item, Presenter):
+        return item.weight()
+    return ITEM_BYTES + REPLAY_BYTES * len(item.deals)
 
 
 def presenter(pulka: Pulka) -> Presenter:
     """The presenter of this pulka version, shared by every request of this process."""
-    cache: VersionCache[Presenter] = current_app.extensions["scorekeeper.presenters"]
+    cache: Section[Presenter] = current_app.extensions["scorekeeper.presenters"]
     key = (pulka.uid, pulka.version)
     return cache.get(key) or cache.put(key, Presenter(pulka))
 
@@ -297,3 +342,17 @@ def qr_svg(text: str, label: str = "") -> Markup:
     svg = code.svg_inline(scale=1, dark="#000", light="#fff", border=4, omitsize=True, svgclass="qr",
                           title=label or None)
     return Markup(svg)
+
+
+# Seconds: about what a 1,000-deal PDF takes, by when one of the PDFs ahead is likely done.
+RETRY_AFTER = 5
+
+
+def busy(error: Busy) -> Response:
+    """503 and when to try again: a PDF asked for while the server makes as many as it makes at once, and as
+    many more wait their turn. Turned away rather than queued, so that PDFs never hold every server thread."""
+    response, status = errors.respond(Refused("The server is making other PDFs just now; try again in a few "
+                                              "seconds.", code="busy"))
+    response = current_app.make_response((response, status))
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..engine import Contract, Deal, DealType, Replay, Rules, replay
-from .cache import VersionCache
+from .cache import Section, VersionCache
 from .db import Database
 from .domain import Account, AccountInvalid, NotFound, Pulka, Role, Settings, Share
 from .models import (AccessRow, AccountRow, DealRow, LoginFailureRow, PlayerRow, PulkaRow, SeatRow, ShareRow, TokenRow,
@@ -65,9 +65,10 @@ def new_uid() -> str:
 class Repository:
     """One per app: the database, and this process's pulkas by version."""
 
-    def __init__(self, db: Database, cache_size: int = 256):
+    def __init__(self, db: Database, cache: Section[Pulka] | None = None):
         self.db = db
-        self.cache: VersionCache[Pulka] = VersionCache(cache_size)
+        # The app gives its share of one budget in bytes; alone (tests, commands): the 256 latest pulkas.
+        self.cache = cache or VersionCache(256).section("pulkas")
 
     # -- reading ------------------------------------------------------------------------
 

@@ -32,6 +32,11 @@ def long4() -> pulyafile.Pulka:
 
 
 @pytest.fixture(scope="session")
+def huge() -> pulyafile.Pulka:
+    return generate.long_pulka(players=3, deals=5000, preset="sochi", seed=5)
+
+
+@pytest.fixture(scope="session")
 def poppler() -> None:
     """The PDF tests read PDFs back with poppler; without it they fail, loudly, rather than skip."""
     missing = [tool for tool in ("pdftotext", "pdfinfo", "pdftoppm", "pdffonts") if shutil.which(tool) is None]

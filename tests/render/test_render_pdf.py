@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import re
 import subprocess
+import sys
+import time
+from concurrent.futures.process import BrokenProcessPool
 from datetime import date, datetime
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -229,3 +234,50 @@ def test_file_names_are_ascii_slugs():
     assert pdf_filename("../../etc/passwd", date(2025, 1, 2)) == "etc-passwd-2025-01-02.pdf"
     assert pdf_filename("♠♣♦♥", date(2025, 1, 2)) == "pulka-2025-01-02.pdf"
     assert len(pdf_filename("x" * 500, date(2025, 1, 2))) <= 80
+
+
+def test_a_worker_process_renders_the_same_pdf_and_a_dead_one_is_replaced(poppler, sochi):
+    replay = sochi.replay()
+    options = {"title": "Пулька", "created": date(2025, 3, 8)}
+    data = pdf.render_pdf_in_worker(1, sochi.players, sochi.rules, replay, sochi.settle(replay), **options)
+    assert text(data) == text(export(sochi, **options))
+    pdf._pools[1].submit(os._exit, 1)  # the worker killed (out of memory, say): its pool is broken for good
+    with pytest.raises(BrokenProcessPool):  # the PDF asked for meanwhile fails
+        pdf.render_pdf_in_worker(1, sochi.players, sochi.rules, replay, **options)
+    assert text(pdf.render_pdf_in_worker(1, sochi.players, sochi.rules, replay, **options)) == text(data)
+
+
+def test_workers_end_with_a_killed_server():
+    server = subprocess.Popen([sys.executable, "-c", SERVER], stdout=subprocess.PIPE, text=True)
+    try:
+        workers = [int(pid) for pid in server.stdout.readline().split()]
+        assert workers
+    finally:
+        server.kill()
+        server.wait()
+    deadline = time.monotonic() + 30
+    while any(alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "a worker outlived its server"
+        time.sleep(0.1)
+
+
+# A server that renders a PDF (which starts a worker), says its workers' process ids and waits to be killed.
+SERVER = """
+import time
+from datetime import date
+from scorekeeper.engine import Rules, replay
+from scorekeeper.render import pdf
+
+rules = Rules.of("sochi")
+pdf.render_pdf_in_worker(2, ["A", "B", "C"], rules, replay(rules, 3, []), title="t", created=date(2025, 1, 1))
+print(*pdf._pools[2]._processes, flush=True)
+time.sleep(600)
+"""
+
+
+def alive(pid: int) -> bool:
+    """Running: neither gone nor a zombie waiting to be reaped."""
+    try:
+        return "\\tZ" not in Path(f"/proc/{pid}/status").read_text().split("State:")[1][:4]
+    except FileNotFoundError:
+        return False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
@@ -13,9 +14,9 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from scorekeeper.engine import Rules, replay
-from scorekeeper.render import sheet_svg
+from scorekeeper.render import sheet_svg, svg
 from scorekeeper.render.pdf import FONTS
-from scorekeeper.render.svg import LINE_HEIGHT, PAD, SMALLEST_FONT
+from scorekeeper.render.svg import LINE_HEIGHT, PAD, SMALLEST_FONT, fit, text_width
 from scorekeeper.render.text import points
 
 NS = {"s": "http://www.w3.org/2000/svg"}
@@ -227,32 +228,127 @@ def width(text: str, size: float) -> float:
     return size * sum(_advance().get(ch, 1.0) for ch in text)
 
 
+def text_groups(root: ET.Element) -> list[ET.Element]:
+    return [g for g in root.iterfind(".//s:g[@data-box]", NS) if g.findall("s:text", NS)]
+
+
+def assert_fits(g: ET.Element) -> float:
+    """Every line of the group inside its box, measured with the real font; the font size."""
+    texts = g.findall("s:text", NS)
+    x0, y0, x1, y1 = box(g)
+    w, h = x1 - x0 - 2 * PAD, y1 - y0 - 2 * PAD
+    if angle(g) % 180:
+        w, h = h, w
+    size = float(texts[0].get("font-size"))
+    assert len(texts) * size * LINE_HEIGHT <= h + 0.01, f"{g.attrib}: {len(texts)} lines at {size} overflow"
+    for t in texts:
+        line = "".join(t.itertext())
+        assert width(line, size) <= w + 0.01, f"{line!r} at {size} is wider than {w:.1f}"
+        # Centred on the box (the rotation is about its centre), so the sizes above bound the extent.
+        assert abs(float(t.get("x")) - (x0 + x1) / 2) < 0.1
+        assert abs(float(t.get("y")) - (y0 + y1) / 2) + size * LINE_HEIGHT / 2 <= h / 2 + 0.1
+    return size
+
+
 @pytest.mark.parametrize("orientation", ["table", "upright"])
 @pytest.mark.parametrize("which", ["long3", "long4"])
 def test_150_deal_chains_fit_their_bands(which, orientation, request):
     pulka = request.getfixturevalue(which)
     assert len(pulka.deals) == 150
-    root = draw(pulka, orientation=orientation)
-    checked = 0
-    for g in root.iterfind(".//s:g[@data-box]", NS):
-        texts = g.findall("s:text", NS)
-        if not texts:
-            continue
-        x0, y0, x1, y1 = box(g)
-        w, h = x1 - x0 - 2 * PAD, y1 - y0 - 2 * PAD
-        if angle(g) % 180:
-            w, h = h, w
-        size = float(texts[0].get("font-size"))
-        assert len(texts) * size * LINE_HEIGHT <= h + 0.01, f"{g.attrib}: {len(texts)} lines at {size} overflow"
-        for t in texts:
-            line = "".join(t.itertext())
-            assert width(line, size) <= w + 0.01, f"{line!r} at {size} is wider than {w:.1f}"
-            # Centred on the box (the rotation is about its centre), so the sizes above bound the extent.
-            assert abs(float(t.get("x")) - (x0 + x1) / 2) < 0.1
-            assert abs(float(t.get("y")) - (y0 + y1) / 2) + size * LINE_HEIGHT / 2 <= h / 2 + 0.1
+    groups = text_groups(draw(pulka, orientation=orientation))
+    for g in groups:
+        size = assert_fits(g)
         if g.get("data-band"):
             assert size >= SMALLEST_FONT  # legible
             assert g.get("data-elided") is None and shown(g) == g.get("data-chain")  # and complete
-        checked += 1
     n = len(pulka.players)
-    assert checked == n * (n + 2)  # per sector: the name, gora, pulya and a column per opponent
+    assert len(groups) == n * (n + 2)  # per sector: the name, gora, pulya and a column per opponent
+
+
+def test_5000_deal_chains_keep_their_newest_values(huge):
+    """What no band holds gives way from the oldest end, as little of it as needs to."""
+    elided = 0
+    for g in text_groups(draw(huge)):
+        size = assert_fits(g)
+        if not g.get("data-band"):
+            continue
+        chain, text = g.get("data-chain"), shown(g)
+        newest = [t.text for t in g.iterfind(".//s:tspan[@class='new']", NS)]
+        assert size >= SMALLEST_FONT and newest == [chain.rsplit(".", 1)[-1]]
+        if g.get("data-elided"):
+            left_out = chain[: len(chain) - len(text) + 1]
+            assert text.startswith("…") and chain.endswith(text[1:]) and left_out.endswith(".")
+            assert left_out.count(".") == int(g.get("data-elided"))  # no value here has a dot of its own
+            elided += 1
+        else:
+            assert text == chain
+    assert elided >= 6  # gora and whists of 5,000 deals overflow their bands
+
+
+def old_fit(pieces, width, height, largest=16.0, smallest=SMALLEST_FONT):
+    """The fitting as first written, trying every size and every number left out: slow, and plainly right."""
+    def wrap(pieces, size):
+        lines = [""]
+        for piece in pieces:
+            if text_width(piece, size) > width:
+                return None
+            if lines[-1] and text_width(lines[-1] + piece, size) > width:
+                lines.append(piece)
+            else:
+                lines[-1] += piece
+        return lines if len(lines) * size * LINE_HEIGHT <= height else None
+
+    for size in [largest - 0.5 * i for i in range(int(round((largest - smallest) / 0.5)) + 1)]:
+        if lines := wrap(pieces, size):
+            return size, lines, 0
+    for dropped in range(1, len(pieces)):
+        if lines := wrap(["…", *pieces[dropped:]], smallest):
+            return smallest, lines, dropped
+    return None  # the newest value alone does not fit: shrunk below the floor
+
+
+def test_fit_lays_out_text_as_trying_every_size_would():
+    rng = random.Random(5)
+    for _ in range(2000):
+        values = [str(rng.randint(-50, 2000)) for _ in range(rng.randint(1, 80))]
+        pieces = [v + "." for v in values[:-1]] + values[-1:]
+        w, h = rng.uniform(5, 200), rng.uniform(3, 200)
+        expected = old_fit(pieces, w, h)
+        if expected is None:
+            size, lines, dropped = fit(pieces, w, h)
+            assert size < SMALLEST_FONT and lines == pieces[-1:] and dropped == len(pieces) - 1
+        else:
+            assert fit(pieces, w, h) == expected, (pieces, w, h)
+
+
+def work(call, limit: int = 10**8) -> int:
+    """Lines of svg.py run by `call()`: a count of the work it does, the same on any machine
+    (stopped past `limit`, so that a quadratic fitting fails this test instead of hanging it)."""
+    count = 0
+
+    def trace(frame, event, arg):
+        nonlocal count
+        if frame.f_code.co_filename != svg.__file__:
+            return None
+        if event == "line":
+            count += 1
+            if count > limit:
+                raise RuntimeError(f"more than {limit} lines run")
+        return trace
+
+    sys.settrace(trace)
+    try:
+        call()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+@pytest.mark.parametrize("box", [(60, 100), (2000, 2000)], ids=["values left out", "shrunk to fit"])
+def test_fitting_work_grows_linearly_with_the_values(box):
+    def pieces(n):
+        return [f"{i % 997}." for i in range(n - 1)] + ["7"]
+
+    small = work(lambda: fit(pieces(500), *box))
+    large = work(lambda: fit(pieces(5000), *box), limit=20 * small)  # quadratic would be about 100×
+    assert large <= 12 * small
