@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from html import escape
 
 from ..engine import Column, Replay, Rules
+from ..resources import STATIC_DIR
 from .text import chain, decimal, points
 
 # Clockwise round the table, so a sector's left neighbour is the next position.
@@ -39,16 +40,8 @@ NAME_FONT, SMALLEST_NAME_FONT = 14.0, 6.0
 PAD = 3.0  # between a band's lines and its text
 MARGIN = 24.0  # outside the frame, for the players' names
 
-STYLE = """
-.frame{fill:none;stroke:currentColor;stroke-width:1.6}
-.spoke{fill:none;stroke:currentColor;stroke-width:1.1}
-.boundary{fill:none;stroke:currentColor;stroke-width:1.1}
-.split{fill:none;stroke:currentColor;stroke-width:0.8}
-text{fill:currentColor;font-family:SheetFont,"DejaVu Sans",sans-serif}
-.new{font-weight:bold}
-.name{font-weight:bold}
-.size{font-weight:bold}
-"""
+# One stylesheet for the sheet wherever it is drawn: embedded in the SVG for the PDF, linked by the pages.
+STYLE = (STATIC_DIR / "sheet.css").read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -311,14 +304,15 @@ def _text_block(box: Box, angle: int, pieces: Sequence[str], cls: str, attrs: st
 
 
 def sheet_svg(players: Sequence[str], rules: Rules, replay: Replay, *, orientation: str = "table",
-              currency: str = "", seats: Sequence[str] | None = None) -> str:
+              currency: str = "", seats: Sequence[str] | None = None, styled: bool = True) -> str:
     """The pulka's sheet as an inline <svg> (no XML declaration), sized by its viewBox.
 
     `orientation` "table" turns each sector's text to face its own edge, as
     the sheet lies in the middle of the table; "upright" keeps every entry
     horizontal for a screen (the side names then read bottom to top).
     `seats` gives each seat's position ("bottom", "left", "top", "right");
-    the default seats players clockwise from the bottom.
+    the default seats players clockwise from the bottom. `styled` embeds the
+    stylesheet (the PDF); a page links static/sheet.css instead.
     """
     n = len(players)
     if n not in POSITIONS:
@@ -338,7 +332,7 @@ def sheet_svg(players: Sequence[str], rules: Rules, replay: Replay, *, orientati
         f'data-orientation="{orientation}" viewBox="{_n(-MARGIN)} {_n(-layout.top)} '
         f'{_n(layout.width + 2 * MARGIN)} {_n(layout.height + layout.top + MARGIN)}" role="img" '
         f'aria-label="{escape("Pulya sheet: " + ", ".join(players))}">',
-        f"<style>{STYLE}</style>",
+        f"<style>{STYLE}</style>" if styled else "",
         '<g class="lines">', *layout.lines,
     ]
     cx, cy, r = layout.centre

@@ -24,6 +24,13 @@ from .presenters import FILTERS, busy, weight
 from .repository import Repository
 
 
+def size(text: str) -> int:
+    """Bytes from "2097152", "512K" or "2M" (binary kilo- and megabytes)."""
+    text = text.strip().upper().removesuffix("B").removesuffix("I")
+    factor = {"K": 2**10, "M": 2**20}.get(text[-1:], 1)
+    return int(text.rstrip("KM")) * factor
+
+
 def _secret_key(instance: Path) -> str:
     path = instance / "secret_key"
     if not path.exists():
@@ -71,7 +78,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.config.update(config or {})
     app.config.setdefault("REGISTRATION", os.environ.get("SCOREKEEPER_REGISTRATION", "open"))
     if app.config["REGISTRATION"] not in ("open", "closed"):
-        raise ValueError("SCOREKEEPER_REGISTRATION is open or closed")
+        raise Unavailable("SCOREKEEPER_REGISTRATION is open or closed")
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a pulka lasts an evening; a form may sit open for hours
     app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=365))  # share links opened in a browser
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
@@ -82,7 +89,15 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         # Behind a reverse proxy: the client's address (the login limit counts by it), scheme and host
         # come from its X-Forwarded-* headers, trusted for that many proxies and no more.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
-    app.config.setdefault("MAX_CONTENT_LENGTH", 2 * 1024 * 1024)
+    # Flask defines both keys (as None and 500 KB): a setdefault would do nothing.
+    try:
+        if app.config.get("MAX_CONTENT_LENGTH") is None:
+            app.config["MAX_CONTENT_LENGTH"] = size(os.environ.get("SCOREKEEPER_MAX_UPLOAD", "2M"))
+        app.config.setdefault("MAX_DEALS", int(os.environ.get("SCOREKEEPER_MAX_DEALS", "1000")))
+    except ValueError:
+        raise Unavailable("SCOREKEEPER_MAX_UPLOAD is a size such as 2M or 512K, and SCOREKEEPER_MAX_DEALS "
+                          "a whole number") from None
+    app.config["MAX_FORM_MEMORY_SIZE"] = app.config["MAX_CONTENT_LENGTH"]  # a pasted pulka file is a form field
     app.config.setdefault("CACHE_MB", 64)
     app.config.setdefault("PDF_RENDERERS", 2)
     instance = Path(app.instance_path)
@@ -99,7 +114,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     database.open(migrate=app.config.get("MIGRATE_ON_START", True))
     # One budget in bytes for the replayed pulkas and what is shown of them, least recently used out first.
     cache = VersionCache(int(app.config["CACHE_MB"] * 2**20), weight)
-    app.extensions["scorekeeper"] = Repository(database, cache.section("pulkas"))
+    app.extensions["scorekeeper"] = Repository(database, cache.section("pulkas"), app.config["MAX_DEALS"])
     app.extensions["scorekeeper.presenters"] = cache.section("presenters")
     # PDFs render in PDF_RENDERERS worker processes, as many more requests may wait for one, and any beyond
     # are answered 503 with Retry-After: so PDFs hold at most four of waitress's eight threads, never all.
@@ -114,7 +129,26 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.json.sort_keys = False  # keep the pulka file's key order (whist, tricks) as entered
     errors.register(app)
     app.register_error_handler(Busy, busy)
+    app.after_request(_security_headers)
     return app
+
+
+# Scripts, styles, fonts and images from this server only, nothing inline (no injected markup can run),
+# no page of this app inside another site's frame, and no address of a page leaked to another site.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                               "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+                               "form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
+
+
+def _security_headers(response):
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
 
 
 class SessionInterface(SecureCookieSessionInterface):

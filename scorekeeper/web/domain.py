@@ -315,3 +315,13 @@ class RegistrationClosed(Refused):
 
     def __init__(self) -> None:
         super().__init__("this server takes new accounts only from its administrator")
+
+
+class TooManyDeals(Refused):
+    """A pulka holds at most the app's limit of deals (SCOREKEEPER_MAX_DEALS); `scorekeeper replay` reads
+    files of any length."""
+
+    code = "too_many_deals"
+
+    def __init__(self, limit: int):
+        super().__init__(f"a pulka here holds at most {limit} deals: start a new one", "deals")

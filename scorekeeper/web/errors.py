@@ -31,6 +31,7 @@ STATUS: dict[str, int] = {
     "too_large": 413,
     "unsupported_media_type": 415,
     "bad_account": 422,
+    "too_many_deals": 422,
     "too_many_attempts": 429,
     # Every other problem of the engine: the request was understood, and the rules refuse it.
     **{code.value: 422 for code in Code if code not in (Code.BAD_JSON, Code.BAD_FORMAT)},
@@ -47,7 +48,6 @@ TITLES = {400: "Bad request", 401: "Log in first", 403: "Not allowed", 404: "Not
 MESSAGES = {
     "not_found": "There is no such page here.",
     "method_not_allowed": "This address does not take that request.",
-    "too_large": "The request is too large.",
     "csrf": "The form had expired or came from elsewhere. Go back, reload the page and try again.",
     # Every write is one transaction, rolled back when it fails: nothing half-written remains.
     "server_error": "Something went wrong on our side. Nothing was saved; please try again.",
@@ -97,6 +97,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         code = HTTP_CODES.get(error.code or 500, "bad_request" if (error.code or 500) < 500 else "server_error")
+        if code == "too_large":
+            limit = app.config["MAX_CONTENT_LENGTH"]
+            return general(code, f"The request is larger than this server takes ({limit / 2**20:g} MiB): nothing "
+                                 "was read or saved.")
         return general(code, MESSAGES.get(code) or error.description or error.name)
 
     @app.errorhandler(500)

@@ -274,10 +274,11 @@ def import_pulka():
     if not text.strip():
         return render_template("import.html", form=form, error="Choose a pulka file or paste its text."), 400
     name = (form.name.data or "").strip()
-    if not name and upload and upload.filename:
-        name = upload.filename.rsplit(".pulya", 1)[0].rsplit(".json", 1)[0]
     try:
-        pulka = services.import_pulka(repository(), _me(), read_pulka_file(text), name[:PULKA_NAME_MAX])
+        file = read_pulka_file(text)
+        if not name and not file.name and upload and upload.filename:  # a file without a name of its own
+            name = upload.filename.rsplit(".pulya", 1)[0].rsplit(".json", 1)[0]
+        pulka = services.import_pulka(repository(), _me(), file, name[:PULKA_NAME_MAX])
     except Refused as error:
         return render_template("import.html", form=form, error=error.message), STATUS[error.code]
     flash(f"Imported {pulka.name}: {len(pulka.deals)} deals.")

@@ -73,6 +73,14 @@ def summary(entries: Sequence[Entry], names: Sequence[str]) -> list[str]:
     return lines
 
 
+def inert(cell: object) -> object:
+    """A CSV cell that a spreadsheet will not run: text that would start a formula (=, +, −, @, a tab or a
+    carriage return: a name such as "=HYPERLINK(…)") gets a leading apostrophe. Numbers stay numbers."""
+    if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + cell
+    return cell
+
+
 CSV_COLUMNS = ["deal", "dealer", "type", "declarer", "contract", "whist", "open", "tricks",
                "player", "column", "on", "points", "reason"]
 
@@ -231,7 +239,7 @@ class Presenter:
         """The paper sheet as inline SVG (escaped by sheet_svg)."""
         return self._once(self._drawings, orientation, lambda: sheet_svg(
             self.pulka.players, self.pulka.rules, self.pulka.replay, orientation=orientation,
-            currency=self.pulka.currency))
+            currency=self.pulka.currency, styled=False))
 
     def pdf(self, orientation: str = "table") -> bytes:
         """The A4 PDF: the drawing, the protocol, the settlement. Rendered once however many ask for it at
@@ -258,7 +266,8 @@ class Presenter:
     def export(self) -> str:
         """The pulya/1 file."""
         pulka = self.pulka
-        return pulyafile.dumps(pulyafile.Pulka(pulka.players, pulka.rules, pulka.deals, pulka.first_dealer))
+        return pulyafile.dumps(pulyafile.Pulka(pulka.players, pulka.rules, pulka.deals, pulka.first_dealer,
+                                               name=pulka.name, currency=pulka.currency, started=pulka.created_at))
 
     @cached_property
     def csv(self) -> str:
@@ -273,8 +282,9 @@ class Presenter:
                     "open" if deal.get("open") else "",
                     " ".join(f"{k}:{v}" for k, v in deal.get("tricks", {}).items())]
             for entry in view["entries"] or [{}]:
-                writer.writerow(head + [entry.get("player", ""), entry.get("column", ""), entry.get("on", ""),
-                                        jsonable(entry.get("points", "")), entry.get("reason", "")])
+                row = head + [entry.get("player", ""), entry.get("column", ""), entry.get("on", ""),
+                              jsonable(entry.get("points", "")), entry.get("reason", "")]
+                writer.writerow([inert(cell) for cell in row])
         return out.getvalue()
 
     def filename(self, ext: str) -> str:

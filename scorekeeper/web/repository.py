@@ -65,8 +65,9 @@ def new_uid() -> str:
 class Repository:
     """One per app: the database, and this process's pulkas by version."""
 
-    def __init__(self, db: Database, cache: Section[Pulka] | None = None):
+    def __init__(self, db: Database, cache: Section[Pulka] | None = None, max_deals: int = 1000):
         self.db = db
+        self.max_deals = max_deals  # the app's limit on a pulka's deals, which the use cases keep
         # The app gives its share of one budget in bytes; alone (tests, commands): the 256 latest pulkas.
         self.cache = cache or VersionCache(256).section("pulkas")
 
@@ -102,7 +103,7 @@ class Repository:
             counts = dict(session.execute(select(DealRow.pulka_id, func.count())
                                           .where(DealRow.pulka_id.in_([r.id for r in rows]))
                                           .group_by(DealRow.pulka_id)).all())
-            return [Summary(r.uid, r.name, _players(r), counts.get(r.id, 0), r.updated_at,
+            return [Summary(r.uid, r.name, _players(r), counts.get(r.id, 0), _aware(r.updated_at),
                             Role.OWNER if r.owner_id == account_id else _best(shared[r.id])) for r in rows]
 
     def player_names(self, account_id: int) -> list[str]:
@@ -136,13 +137,16 @@ class Repository:
 
     # -- writing ------------------------------------------------------------------------
 
-    def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay) -> Pulka:
-        """A new pulka of the account with its deals (an import brings some), already replayed by the caller."""
+    def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
+               started: datetime | None = None) -> Pulka:
+        """A new pulka of the account with its deals (an import brings some, and when it started), already
+        replayed by the caller."""
         for attempt in (1, 2):
             try:
                 with self.db.Session.begin() as session:
                     row = PulkaRow(uid=new_uid(), owner_id=owner_id, name=settings.name, currency=settings.currency,
-                                   rules=settings.rules.overrides(), first_dealer=settings.first_dealer, version=1)
+                                   rules=settings.rules.overrides(), first_dealer=settings.first_dealer, version=1,
+                                   created_at=started or now())
                     row.seats = _seats(session, owner_id, settings.players)
                     session.add(row)
                     session.flush()
@@ -406,8 +410,9 @@ def _best(roles) -> Role:
 
 
 def _aware(moment: datetime) -> datetime:
-    """SQLite gives back naive datetimes (stored in UTC); PostgreSQL aware ones."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    """In UTC, with its offset: SQLite gives back naive datetimes (stored in UTC), PostgreSQL ones in the
+    session's time zone; the same pulka reads the same from either."""
+    return moment.astimezone(timezone.utc) if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def _deals(session: Session, pulka_id: int) -> tuple[Deal, ...]:
@@ -422,7 +427,7 @@ def _pulka(row: PulkaRow, deals: tuple[Deal, ...], replayed: Replay | None = Non
         # Stored deals replayed once already when they were written.
         replayed = replay(rules, len(players), deals, row.first_dealer)
     return Pulka(row.uid, row.version, row.name, row.currency, players, row.first_dealer, rules, deals, replayed,
-                 row.created_at, row.updated_at, row.owner_id, row.last_change)
+                 _aware(row.created_at), _aware(row.updated_at), row.owner_id, row.last_change)
 
 
 def _by_seat(mapping: Mapping[str, Any] | None) -> dict[int, Any] | None:

@@ -10,11 +10,12 @@ the routes parse requests, and errors.py answers.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from .. import pulyafile
 from ..engine import Deal, DealResult, PulkaError, Replay, replay
 from .domain import (DealRefused, NotFound, NothingToUndo, Pulka, Refused, Role, RulesFrozen, Settings, Share,
-                     VersionConflict, read_settings)
+                     TooManyDeals, VersionConflict, read_settings)
 from .models import SHARE_LABEL_MAX
 from .repository import Repository, Summary
 
@@ -51,8 +52,11 @@ def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
 # -- pulkas ------------------------------------------------------------------------------------
 
 
-def create_pulka(repo: Repository, owner_id: int, settings: Settings, deals: Sequence[Deal] = ()) -> Pulka:
-    return repo.create(owner_id, settings, deals, _replay(settings, deals))
+def create_pulka(repo: Repository, owner_id: int, settings: Settings, deals: Sequence[Deal] = (),
+                 started: datetime | None = None) -> Pulka:
+    if len(deals) > repo.max_deals:
+        raise TooManyDeals(repo.max_deals)
+    return repo.create(owner_id, settings, deals, _replay(settings, deals), started)
 
 
 def import_pulka(repo: Repository, owner_id: int, file: pulyafile.Pulka, name: str = "") -> Pulka:
@@ -64,7 +68,7 @@ def import_pulka(repo: Repository, owner_id: int, file: pulyafile.Pulka, name: s
         "first_dealer": file.players[file.first_dealer],
         "rules": file.rules.overrides(),
     })
-    return create_pulka(repo, owner_id, settings, file.deals)
+    return create_pulka(repo, owner_id, settings, file.deals, file.started)
 
 
 def change_settings(repo: Repository, uid: str, settings: Settings, expected: int | None = None,
@@ -91,6 +95,8 @@ def delete_pulka(repo: Repository, uid: str) -> None:
 def add_deal(repo: Repository, uid: str, deal: Deal, expected: int | None = None, by: str = "") -> Pulka:
     with repo.writing(uid) as change:
         before = _expect(change.before, expected)
+        if len(before.deals) >= repo.max_deals:
+            raise TooManyDeals(repo.max_deals)
         deals = (*before.deals, deal)
         replayed = _replay(before.settings, deals, focus=len(deals))
         change.append(deal)

@@ -291,13 +291,19 @@ def test_rules_frozen_after_first_deal(app, client):
 
 def test_export_import_round_trip(app, client):
     pulka_id = sochi(client)
+    client.patch(f"/api/v1/pulkas/{pulka_id}", json={"name": "Пятница", "currency": "₽"})
     exported = client.get(f"/api/v1/pulkas/{pulka_id}/export").data
-    assert json.loads(exported) == json.loads(json.dumps(SOCHI)) | {"first_dealer": "A"}
-    response = client.post("/api/v1/import?name=Again", data=exported, content_type="application/json")
-    assert response.status_code == 201 and response.json["name"] == "Again" and response.json["deals"] == 10
+    started = json.loads(exported)["started"]
+    assert started.endswith("+00:00")  # FORMAT.md §1: a date-time with its offset
+    assert json.loads(exported) == json.loads(json.dumps(SOCHI)) | {
+        "first_dealer": "A", "name": "Пятница", "currency": "₽", "started": started}
+    response = client.post("/api/v1/import", data=exported, content_type="application/json")
+    assert response.status_code == 201 and response.json["name"] == "Пятница" and response.json["deals"] == 10
     again = client.get(f"/api/v1/pulkas/{response.json['id']}/export").data
-    assert again == exported
+    assert again == exported  # nothing lost: name, currency and start time travel with the file
     assert client.get(f"/api/v1/pulkas/{response.json['id']}/sheet").json["table"][1]["gora"] == 39
+    renamed = client.post("/api/v1/import?name=Again", data=exported, content_type="application/json").json
+    assert (renamed["name"], renamed["currency"]) == ("Again", "₽")
 
 
 def test_import_refused(app, client):

@@ -6,6 +6,7 @@ import shutil
 import threading
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import OWNER, SOCHI, add, create, make_app, signed_in
 
@@ -37,11 +38,19 @@ def page():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-        errors = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        errors = watch(page)
         yield page
         browser.close()
         assert errors == []
+
+
+def watch(page) -> list[str]:
+    """Script errors and refusals of the Content-Security-Policy (an inline script or style would be one)."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text)
+            if message.type == "error" and "Content Security Policy" in message.text else None)
+    return errors
 
 
 def login(page, base, username=OWNER[0], password=OWNER[1]) -> None:
@@ -72,7 +81,7 @@ def test_a_common_deal_in_seven_taps(live, page):
     tap(page, "t1", 8)
     tap(page, "t2", 1)
     assert page.is_checked("input[name=t3][value='1']")  # Gleb: 10 − 8 − 1
-    page.wait_for_function("document.querySelector('.preview').innerText.includes('Vera')")
+    expect(page.locator(".preview")).to_contain_text("Vera")
     assert page.inner_text(".preview ul").splitlines() == ["Boris: pulya +4", "Vera: 8 whists on Boris"]
     page.click("button[value=save]")  # the seventh tap
     page.wait_for_url(f"{base}/p/{pulka_id}")
@@ -91,7 +100,7 @@ def test_misere_raspasy_and_refusals(live, page):
     assert page.locator(".tricks-row[data-seat='2']").is_visible()
     assert page.locator(".tricks-row[data-seat='0']").is_hidden()
     tap(page, "t2", 0)
-    page.wait_for_function("document.querySelector('.preview').innerText.includes('C: pulya +10')")
+    expect(page.locator(".preview")).to_contain_text("C: pulya +10")
     page.click("button[value=save]")
     page.wait_for_url(f"{base}/p/{pulka_id}")
     page.click("text=Enter deal 2")
@@ -100,7 +109,7 @@ def test_misere_raspasy_and_refusals(live, page):
     tap(page, "t0", 5)
     assert page.is_checked("input[name=t1][value='0']")
     tap(page, "t1", 3)  # a tap on the filled-in hand takes it over: 5 + 5 + 3 is refused
-    page.wait_for_function("document.querySelector('.preview').innerText.includes('tricks add up to 13')")
+    expect(page.locator(".preview")).to_contain_text("tricks add up to 13")
     page.click("button[value=save]")
     assert "tricks add up to 13, a deal has 10" in page.inner_text("[data-part=tricks]")
 
@@ -214,6 +223,7 @@ def test_the_table_follows_the_sheet_on_their_phones(live, tmp_path):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         phones = [browser.new_context(viewport={"width": 390, "height": 844}).new_page() for _ in range(3)]
+        errors = [watch(phone) for phone in phones]
         owner, scorer, viewer = phones
         owner.goto(f"{base}/register")
         owner.fill("input[name=username]", "Anna")
@@ -256,9 +266,7 @@ def test_the_table_follows_the_sheet_on_their_phones(live, tmp_path):
         scorer.click("button[value=save]")
         scorer.wait_for_url(f"{base}/p/{uid}")
         saved = time.monotonic()
-        viewer.wait_for_function("document.querySelector('.live-note') && "
-                                 "document.querySelector('.live-note').innerText.includes('Deal 1 added')",
-                                 timeout=3000)
+        expect(viewer.locator(".live-note")).to_contain_text("Deal 1 added", timeout=3000)
         assert time.monotonic() - saved < 3
         assert "Deal 1 added by a scorer link" in viewer.inner_text(".live-note")
         assert "Raspasy: Boris 5, Vera 4, Anna 1" in viewer.inner_text("main")
@@ -267,8 +275,113 @@ def test_the_table_follows_the_sheet_on_their_phones(live, tmp_path):
 
         owner.goto(f"{base}/p/{uid}/shares")
         owner.locator("li.share[data-role=viewer] button:has-text('Revoke')").click()
-        viewer.wait_for_function("document.querySelector('.live-note') && document.querySelector('.live-note')"
-                                 ".innerText.includes('no longer shared')", timeout=5000)
+        expect(viewer.locator(".live-note")).to_contain_text("no longer shared", timeout=5000)
         assert viewer.goto(f"{base}/p/{uid}").status == 404
         assert scorer.goto(f"{base}/p/{uid}").status == 200
         browser.close()
+        assert errors == [[], [], []]
+
+
+# -- another website tries to write ------------------------------------------------------------------------
+
+
+EVIL = """<!doctype html><meta charset="utf-8"><title>Free cards</title>
+<iframe name="sink"></iframe>
+<script>
+const targets = %s;
+for (const url of targets.post) {
+  for (const enctype of ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data"]) {
+    const form = document.createElement("form");
+    form.method = "post"; form.action = url; form.target = "sink"; form.enctype = enctype;
+    for (const [name, value] of Object.entries(targets.fields)) {
+      const input = document.createElement("input");
+      input.type = "hidden"; input.name = name; input.value = value;
+      form.append(input);
+    }
+    document.body.append(form);
+    form.submit();
+  }
+  fetch(url, {method: "POST", mode: "no-cors", credentials: "include", body: JSON.stringify(targets.json),
+              headers: {"Content-Type": "text/plain"}}).catch(() => {});
+  fetch(url, {method: "POST", mode: "no-cors", credentials: "include", body: new URLSearchParams(targets.fields)})
+    .catch(() => {});
+}
+for (const url of targets.other) {
+  for (const method of ["DELETE", "PUT", "PATCH"]) {
+    fetch(url, {method, credentials: "include", body: JSON.stringify(targets.json),
+                headers: {"Content-Type": "application/json"}}).catch(() => {});
+  }
+}
+document.title = "sent";
+</script>"""
+
+
+@pytest.mark.parametrize("protected", [True, False])
+def test_another_site_cannot_write(tmp_path, protected):
+    """A page on another port (another origin, the same site: SameSite cookies do not stop it) posts forms
+    (urlencoded, text/plain, multipart) and no-cors fetches at every write route while the owner is logged
+    in. With the app's protection nothing changes; without it (the control), the same page does write."""
+    import http.server
+    import json as _json
+
+    from waitress import create_server
+
+    from .conftest import snapshot
+
+    app = make_app(f"sqlite:///{tmp_path / 'csrf.sqlite'}", tmp_path, WTF_CSRF_ENABLED=protected, TESTING=False)
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    threading.Thread(target=server.run, daemon=True).start()
+    base = f"http://127.0.0.1:{server.effective_port}"
+    client = signed_in(app)
+    uid = create(client, rules={"preset": "sochi", "pulya_size": 100})
+    for _ in range(2):
+        add(client, uid, {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}})
+    share = client.post(f"/api/v1/pulkas/{uid}/shares", json={"role": "viewer"}).json["id"]
+    post, other = [], []
+    for rule in app.url_map.iter_rules():
+        url = base + rule.rule.replace("<uid>", uid).replace("<int:number>", "1").replace(
+            "<share_id>", share).replace("<int:account_id>", "1").replace("<token>", "x")
+        if "POST" in rule.methods:
+            post.append(url)
+        if rule.methods & {"DELETE", "PUT", "PATCH"}:
+            other.append(url)
+    targets = {"post": post, "other": other, "json": {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}},
+               "fields": {"type": "raspasy", "t0": "3", "t1": "3", "t2": "4", "action": "save", "name": "Hacked",
+                          "currency": "X", "role": "scorer", "current": OWNER[1], "new": "hacked password",
+                          "username": "intruder", "password": "hacked password", "text": _json.dumps(SOCHI)}}
+    page_body = (EVIL % _json.dumps(targets)).encode()
+
+    class Evil(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.end_headers()
+            self.wfile.write(page_body)
+
+        def log_message(self, *args):
+            pass
+
+    evil = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Evil)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    from playwright.sync_api import sync_playwright
+
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            victim = browser.new_context().new_page()
+            login(victim, base)
+            before = snapshot(app)
+            victim.goto(f"http://127.0.0.1:{evil.server_address[1]}/")
+            victim.wait_for_function("document.title === 'sent'")
+            victim.wait_for_timeout(2500)  # the forms and fetches reach the server
+            after = snapshot(app)
+            browser.close()
+    finally:
+        evil.shutdown()
+        server.close()
+        app.extensions["scorekeeper"].db.engine.dispose()
+    changed = {table for table in before if before[table] != after[table]}
+    if protected:
+        assert changed == set()
+    else:
+        assert changed  # the control: the attack is real (which writes land first varies: logging out is one)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -379,8 +380,11 @@ def test_export_import_and_csv(app, client):
                            content_type="multipart/form-data")
     assert response.status_code == 302
     new_id = response.headers["Location"].rsplit("/", 1)[1]
-    assert client.get(f"/p/{new_id}/export").data == exported.data
-    assert client.get(f"/api/v1/pulkas/{new_id}").json["name"] == "friday"
+    assert client.get(f"/p/{new_id}/export").data == exported.data  # the file's own name is kept
+    nameless = json.dumps(SOCHI).encode()  # a file without a name is named after the file
+    response = client.post("/import", data={"file": (BytesIO(nameless), "friday.pulya.json"), "name": ""},
+                           content_type="multipart/form-data")
+    assert client.get(f"/api/v1/pulkas/{response.headers['Location'].rsplit('/', 1)[1]}").json["name"] == "friday"
 
     csv = client.get(f"/p/{pulka_id}/protocol.csv").get_data(as_text=True).splitlines()
     assert csv[0] == "deal,dealer,type,declarer,contract,whist,open,tricks,player,column,on,points,reason"
