@@ -10,7 +10,30 @@ document.addEventListener("DOMContentLoaded", () => {
   if (pulka) pulkaForm(pulka);
   const main = document.querySelector("main[data-live]");
   if (main) live(main);
+  if (main || deal) stayAwake();
+  installable();
 });
+
+// The app opens without a connection and can be put on the home screen (static/sw.js); logging out
+// drops the pages this phone kept, so nothing of the account's pulkas stays behind.
+function installable() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js").catch(() => {});
+  document.querySelectorAll("form[data-logout]").forEach((form) => form.addEventListener("submit", () => {
+    if (navigator.serviceWorker.controller) navigator.serviceWorker.controller.postMessage("forget-pages");
+  }));
+}
+
+// The screen stays on while a sheet or a deal is open (the Screen Wake Lock API, where the browser has
+// it); the lock is released when the page is hidden, so it is taken again when it comes back.
+function stayAwake() {
+  if (!("wakeLock" in navigator)) return;
+  const take = () => {
+    if (document.visibilityState === "visible") navigator.wakeLock.request("screen").catch(() => {});
+  };
+  document.addEventListener("visibilitychange", take);
+  take();
+}
 
 // Every few seconds, ask the server for the pulka's version (a few bytes); when it changed, fetch this
 // page again and put its content in place, where the reader had scrolled to. The script compares the

@@ -35,6 +35,8 @@ NEEDED_ROLE = {Need.READ: Role.VIEWER, Need.SCORE: Role.SCORER, Need.OWN: Role.O
 
 NEEDS: dict[str, Need] = {
     "static": Need.ANYONE,
+    "shell.worker": Need.ANYONE,
+    "shell.offline": Need.ANYONE,
     # accounts
     "auth.login": Need.ANYONE,
     "auth.logout": Need.ANYONE,

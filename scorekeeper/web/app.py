@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mimetypes
 import os
 import secrets
 import signal
@@ -17,11 +18,14 @@ from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..resources import STATIC_DIR, TEMPLATES_DIR
-from . import access, api, auth, errors, pages
+from . import access, api, auth, errors, pages, shell
 from .cache import Busy, Gate, VersionCache
 from .db import Database, Unavailable, private_file, reason
 from .presenters import FILTERS, busy, weight
 from .repository import Repository
+
+
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
 def size(text: str) -> int:
@@ -124,6 +128,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(shell.bp)
     app.jinja_env.filters.update(FILTERS)
     app.json.ensure_ascii = False
     app.json.sort_keys = False  # keep the pulka file's key order (whist, tricks) as entered

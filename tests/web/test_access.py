@@ -50,6 +50,8 @@ def new_pulka_form() -> dict[str, str]:
 # endpoint: (what it needs, [(method, path, body)]); a body is form data for pages, JSON for the API.
 ROUTES: dict[str, tuple[str, list[tuple[str, str, Any]]]] = {
     "static": ("anyone", [("GET", "/static/app.css", None)]),
+    "shell.worker": ("anyone", [("GET", "/sw.js", None)]),
+    "shell.offline": ("anyone", [("GET", "/offline", None)]),
     "auth.login": ("anyone", [("GET", "/login", None), ("POST", "/login", {"username": "owner", "password": PASSWORD})]),
     "auth.logout": ("anyone", [("POST", "/logout", {})]),
     "auth.register": ("anyone", [("GET", "/register", None),

@@ -8,7 +8,7 @@ import threading
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import OWNER, SOCHI, add, create, make_app, signed_in
+from .conftest import OWNER, SOCHI, add, create, make_app, signed_in, sochi
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # Flags for a closed network: without them chromium keeps dialling out at start.
@@ -385,3 +385,22 @@ def test_another_site_cannot_write(tmp_path, protected):
         assert changed == set()
     else:
         assert changed  # the control: the attack is real (which writes land first varies: logging out is one)
+
+
+def test_pages_open_again_without_a_connection(live, page):
+    """The service worker keeps the app's files and the pages this phone opened: with no connection the
+    sheet opened before still opens, and a page never opened says so instead of the browser's error."""
+    app, base, client = live
+    pulka_id = sochi(client, 3)
+    login(page, base)
+    page.goto(f"{base}/p/{pulka_id}")
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now under the worker's control
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    expect(page.locator("h1")).to_contain_text("Pulka of A, B, C")
+    page.context.set_offline(True)
+    page.goto(f"{base}/p/{pulka_id}")
+    expect(page.locator("main")).to_contain_text("Deal 4")  # the sheet as last seen
+    page.goto(f"{base}/p/{pulka_id}/settlement")
+    expect(page.locator("h1")).to_contain_text("No connection")
+    page.context.set_offline(False)
