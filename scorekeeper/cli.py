@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from . import __version__
-from .engine import Code, Problem, Replay
+from .engine import Code, Problem, Replay, Text
 from .pulyafile import FileError, Pulka, literal_text, loads, result_json
 from .render.text import decimal, points, signed
 
@@ -77,7 +77,7 @@ def replay_command(args: argparse.Namespace) -> int:
             text = _read(args.file)
         except OSError as error:
             reason = literal_text(f"cannot read {args.file}: {error.strerror}")
-            raise FileError(Problem(Code.BAD_JSON, "", reason)) from None
+            raise FileError(Problem(Code.BAD_JSON, "", Text(reason))) from None
         pulka = loads(text)
         with _gc_paused():
             replayed = pulka.replay()

@@ -1,7 +1,8 @@
 """The pulka file `pulya/1` and the replay result `pulya-result/1` (shared FORMAT.md).
 
 This is an edge of the engine: names become seats here on the way in and
-seats become names on the way out. Problems keep the engine's codes.
+seats become names on the way out. Problems keep the engine's codes. The file's
+own messages are English only: a `Text` made here, in no catalog yet.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from .engine import (
-    Code, Contract, Deal, DealType, Problem, PulkaError, Replay, Rules, RulesError, Settlement, json_value, literal,
-    replay, settle,
+    Code, Contract, Deal, DealType, Problem, PulkaError, Replay, Rules, RulesError, Settlement, Text, json_value,
+    literal, replay, settle,
 )
 
 FORMAT = "pulya/1"
@@ -95,14 +96,14 @@ def loads(text: str | bytes) -> Pulka:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as error:
-        raise FileError(Problem(Code.BAD_JSON, "", literal_text(f"the file is not JSON: {error}"))) from None
+        raise FileError(Problem(Code.BAD_JSON, "", Text(literal_text(f"the file is not JSON: {error}")))) from None
     return parse(data)
 
 
 def parse(data: object) -> Pulka:
     """Read a `pulya/1` object. Structure and names are checked here, the rules of play by the engine."""
     if not isinstance(data, dict):
-        raise FileError(Problem(Code.BAD_FORMAT, "", "a pulka file is a JSON object"))
+        raise FileError(Problem(Code.BAD_FORMAT, "", Text("a pulka file is a JSON object")))
     problems = _top_problems(data)
     rules = _read_rules(data["rules"], problems) if "rules" in data else None
     if problems or rules is None:
@@ -126,27 +127,29 @@ def parse(data: object) -> Pulka:
 def _top_problems(data: dict[str, Any]) -> list[Problem]:
     problems = []
     for key in data.keys() - _TOP_KEYS:
-        problems.append(Problem(Code.BAD_FORMAT, key, f"unknown key {literal(key)}"))
+        problems.append(Problem(Code.BAD_FORMAT, key, Text(f"unknown key {literal(key)}")))
     for key in sorted({"format", "players", "rules", "deals"} - data.keys()):
-        problems.append(Problem(Code.BAD_FORMAT, key, f"the key {literal(key)} is missing"))
+        problems.append(Problem(Code.BAD_FORMAT, key, Text(f"the key {literal(key)} is missing")))
     if "format" in data and data["format"] != FORMAT:
-        problems.append(Problem(Code.BAD_FORMAT, "format", f"format must be {FORMAT!r}"))
+        problems.append(Problem(Code.BAD_FORMAT, "format", Text(f"format must be {FORMAT!r}")))
     if "deals" in data and not isinstance(data["deals"], list):
-        problems.append(Problem(Code.BAD_FORMAT, "deals", "deals must be a list"))
+        problems.append(Problem(Code.BAD_FORMAT, "deals", Text("deals must be a list")))
     name, currency = data.get("name"), data.get("currency")
     if "name" in data and not (isinstance(name, str) and name.strip() and len(name) <= MAX_PULKA_NAME):
-        problems.append(Problem(Code.BAD_FORMAT, "name", f"name must be text of 1 to {MAX_PULKA_NAME} characters"))
+        problems.append(Problem(Code.BAD_FORMAT, "name",
+                                Text(f"name must be text of 1 to {MAX_PULKA_NAME} characters")))
     if "currency" in data and not (isinstance(currency, str) and len(currency) <= MAX_CURRENCY):
-        problems.append(Problem(Code.BAD_FORMAT, "currency", f"currency must be text of at most {MAX_CURRENCY} characters"))
+        problems.append(Problem(Code.BAD_FORMAT, "currency",
+                                Text(f"currency must be text of at most {MAX_CURRENCY} characters")))
     if "started" in data and _started(data["started"]) is None:
-        problems.append(Problem(Code.BAD_FORMAT, "started", "started must be an ISO 8601 date-time with its offset, "
-                                                            "such as 2026-11-29T19:30:00+03:00"))
+        problems.append(Problem(Code.BAD_FORMAT, "started", Text("started must be an ISO 8601 date-time with its "
+                                                                 "offset, such as 2026-11-29T19:30:00+03:00")))
     if "players" in data:
         why = check_players(data["players"])
         if why:
-            problems.append(Problem(Code.BAD_PLAYERS, "players", literal_text(why)))
+            problems.append(Problem(Code.BAD_PLAYERS, "players", Text(literal_text(why))))
         elif data.get("first_dealer", data["players"][0]) not in data["players"]:
-            problems.append(Problem(Code.BAD_PLAYERS, "first_dealer", "first_dealer must be one of the players"))
+            problems.append(Problem(Code.BAD_PLAYERS, "first_dealer", Text("first_dealer must be one of the players")))
     return problems
 
 
@@ -172,17 +175,18 @@ def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | N
     """A deal's structure and names; what the rules say of it is the engine's to check."""
     problems: list[Problem] = []
     if not isinstance(item, dict):
-        return None, [Problem(Code.BAD_FORMAT, "", "a deal is a JSON object", number)]
+        return None, [Problem(Code.BAD_FORMAT, "", Text("a deal is a JSON object"), number)]
     kind = item.get("type")
     if not isinstance(kind, str) or kind not in _DEAL_KEYS:
-        return None, [Problem(Code.BAD_FORMAT, "type", f"type must be game, misere or raspasy, not {literal(kind)}", number)]
+        return None, [Problem(Code.BAD_FORMAT, "type",
+                              Text(f"type must be game, misere or raspasy, not {literal(kind)}"), number)]
     kind = DealType(kind)
     required, allowed = _DEAL_KEYS[kind]
     keys = item.keys()
     if not required <= keys <= allowed:
-        problems += [Problem(Code.BAD_FORMAT, key, f"a {kind.value} deal has no key {literal(key)}", number)
+        problems += [Problem(Code.BAD_FORMAT, key, Text(f"a {kind.value} deal has no key {literal(key)}"), number)
                      for key in sorted(keys - allowed)]
-        problems += [Problem(Code.BAD_FORMAT, key, f"the key {literal(key)} is missing", number)
+        problems += [Problem(Code.BAD_FORMAT, key, Text(f"the key {literal(key)} is missing"), number)
                      for key in sorted(required - keys)]
     declarer = None
     if kind is not DealType.RASPASY and "declarer" in item:
@@ -191,7 +195,7 @@ def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | N
     tricks = _by_player(item, "tricks", seat, problems, number)
     is_open = item.get("open", False)
     if not isinstance(is_open, bool):
-        problems.append(Problem(Code.BAD_FORMAT, "open", "open must be true or false", number))
+        problems.append(Problem(Code.BAD_FORMAT, "open", Text("open must be true or false"), number))
     contract = Contract.parse(item.get("contract")) if kind is DealType.GAME else None
     return Deal(kind, declarer, contract, whist, tricks, is_open is True), problems
 
@@ -199,7 +203,7 @@ def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | N
 def _seat(name: object, field: str, seat: dict[str, int], problems: list[Problem], number: int) -> int | None:
     found = seat.get(name) if isinstance(name, str) else None
     if found is None:
-        problems.append(Problem(Code.UNKNOWN_PLAYER, field, f"{literal(name)} is not one of the players", number))
+        problems.append(Problem(Code.UNKNOWN_PLAYER, field, Text(f"{literal(name)} is not one of the players"), number))
     return found
 
 
@@ -210,7 +214,8 @@ def _by_player(item: dict, field: str, seat: dict[str, int], problems: list[Prob
     if value is None and field not in item:
         return None
     if not isinstance(value, dict):
-        problems.append(Problem(Code.BAD_FORMAT, field, f"{field} must be an object from player names to values", number))
+        problems.append(Problem(Code.BAD_FORMAT, field, Text(f"{field} must be an object from player names to values"),
+                                number))
         return None
     return {s: v for name, v in value.items() if (s := _seat(name, field, seat, problems, number)) is not None}
 

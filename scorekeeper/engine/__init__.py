@@ -1,5 +1,6 @@
 """The pure scoring core: no Flask, no database, no I/O.
 
+texts       a text a player reads: a declared template and its values, in English or translated
 problems    problem codes and messages, the error a refused deal raises
 contracts   the ladder, prices, obligations
 rules       every parameter of rules.md §14 and the three presets
@@ -13,23 +14,43 @@ settlement  balances, money and transfers
 Each module imports only those above it in this list.
 """
 
+from . import contracts, problems, pulka, rules, scoring, validation
 from .contracts import Contract, Strain
 from .deals import Deal, DealType, Word, defenders, seats_in_play
 from .problems import Code, Problem, PulkaError, literal
 from .pulka import DealResult, Replay, replay
 from .rules import (
-    PARAMETER, PARAMETERS, PRESETS, Kind, Overflow, Parameter, Preset, PulkaEnd, Q1Responsible, RaspasyDealer,
+    PARAMETER, PARAMETERS, PRESETS, Kind, Overflow, Parameter, ParameterError, Preset, PulkaEnd, Q1Responsible,
+    RaspasyDealer,
     RaspasyExitOn, RaspasyScoring, RaspasyTie, Rules, RulesError, ShortfallSplit, SingleWhistMade, SingleWhistRemiz,
     json_value,
 )
 from .scoring import Column, Entry
 from .settlement import Settlement, Transfer, settle
 from .sheet import Points, Sheet
+from .texts import Gettext, Ngettext, Seat, Text, quoted
 
 __all__ = [
-    "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Kind", "Overflow", "PARAMETER",
-    "PARAMETERS", "PRESETS", "Parameter", "Points", "Preset", "Problem", "PulkaEnd", "PulkaError", "Q1Responsible",
-    "RaspasyDealer", "RaspasyExitOn", "RaspasyScoring", "RaspasyTie", "Replay", "Rules", "RulesError",
-    "Settlement", "Sheet", "ShortfallSplit", "SingleWhistMade", "SingleWhistRemiz", "Strain", "Transfer", "Word",
-    "defenders", "json_value", "literal", "replay", "seats_in_play", "settle",
+    "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Gettext", "Kind", "Ngettext",
+    "Overflow", "PARAMETER", "PARAMETERS", "PRESETS", "Parameter", "ParameterError", "Points", "Preset", "Problem",
+    "PulkaEnd", "PulkaError", "Q1Responsible", "RaspasyDealer", "RaspasyExitOn", "RaspasyScoring", "RaspasyTie",
+    "Replay", "Rules", "RulesError", "Seat", "Settlement", "Sheet", "ShortfallSplit", "SingleWhistMade",
+    "SingleWhistRemiz", "Strain", "Text", "Transfer", "Word", "all_texts", "defenders", "json_value", "literal",
+    "quoted", "replay", "seats_in_play", "settle",
 ]
+
+
+def all_texts() -> tuple[Text, ...]:
+    """Every text the engine writes, each once, in the order of the modules: a catalog's msgids.
+
+    A module declares its texts as constants, so they are found among its names; the
+    parameters' meanings are rows of the parameter table. A text is declared in one module
+    only: two declarations of one msgid would be two translations of it.
+    """
+    found: dict[str, Text] = {}
+    declared = [value for module in (problems, contracts, rules, validation, scoring, pulka)
+                for name, value in vars(module).items() if isinstance(value, Text) and name.isupper()]
+    for text in [*declared, *(p.meaning for p in PARAMETERS)]:
+        if found.setdefault(text.msgid, text) is not text:
+            raise ValueError(f"{text.msgid!r} is declared twice")
+    return tuple(found.values())

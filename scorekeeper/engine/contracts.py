@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .texts import Text
+
 
 class Strain(StrEnum):
     SPADES = "S"
@@ -25,6 +27,9 @@ _SYMBOLS = {
     Strain.HEARTS: "♥",
     Strain.NO_TRUMP: "NT",
 }
+
+# A suit is its symbol in every language; no trump is a word, spelt as the reader's language spells it.
+NO_TRUMP = Text("{level}NT")
 
 LEVELS = range(6, 11)
 MISERE_PRICE = 10
@@ -58,6 +63,11 @@ class Contract:
     def label(self) -> str:
         """What a player writes: 7♥, 10NT."""
         return f"{self.level}{self.strain.symbol}"
+
+    @property
+    def label_text(self) -> Text | str:
+        """The label as a value in a text: 7♥ as it is, 10NT to be translated."""
+        return NO_TRUMP(level=self.level) if self.strain is Strain.NO_TRUMP else self.label
 
 
 CONTRACTS = {str(c): c for c in (Contract(level, strain) for level in LEVELS for strain in Strain)}

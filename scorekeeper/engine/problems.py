@@ -1,8 +1,9 @@
 """What is wrong with an input: stable codes, where they apply, and a message a player can read.
 
-Messages are templates with `{seat}` placeholders ("{1} sits this deal out");
-the edges fill in the names with `Problem.text(names)`. A value taken from the
-input goes into a template through `literal`, so its braces stay braces.
+A message is a `Text`: its template is declared once by the module that finds
+the problem, its values are filled in there (a value taken from the input goes
+in `quoted`), and the edges write it in a language with the names,
+`Problem.text(names)` in English.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+
+from .texts import Text, quoted
 
 
 class Code(StrEnum):
@@ -42,24 +45,33 @@ class Code(StrEnum):
 _RANK = {code: rank for rank, code in enumerate(Code)}
 
 
+IN_DEAL = Text("deal {deal}: {message}")
+
+
 @dataclass(frozen=True)
 class Problem:
     code: Code
     field: str
-    message: str  # a template: {seat} placeholders
+    message: Text  # what is wrong, without the deal: a form shows it on the field
     deal: int | None = None  # 1-based
 
+    @property
+    def full(self) -> Text:
+        """The message with its deal number, as a pulka's problem is reported."""
+        return self.message if self.deal is None else IN_DEAL(deal=self.deal, message=self.message)
+
     def text(self, names: Sequence[str]) -> str:
-        message = self.message.format(*names)
-        return f"deal {self.deal}: {message}" if self.deal is not None else message
+        return self.full.text(names)
 
 
 def literal(value: object) -> str:
-    """A value from the input, quoted for a message template (its braces are not placeholders)."""
-    text = repr(value)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return text.replace("{", "{{").replace("}", "}}")
+    """A value from the input, `quoted` inside a template written at run time (its braces are not placeholders).
+    The engine's own templates never need it: values go into them as values."""
+    return quoted(value).replace("{", "{{").replace("}", "}}")
+
+
+# Seats as `{0}`, `{1}` … where no names are at hand: an exception's text.
+_SEATS_UNNAMED = tuple(f"{{{seat}}}" for seat in range(4))
 
 
 class PulkaError(ValueError):
@@ -67,7 +79,7 @@ class PulkaError(ValueError):
 
     def __init__(self, problems: Sequence[Problem]):
         self.problems = sorted(problems, key=lambda p: p.code.rank)
-        super().__init__(self.problems[0].message)
+        super().__init__(self.problems[0].message.text(_SEATS_UNNAMED))
 
     @property
     def deal(self) -> int | None:

@@ -15,7 +15,10 @@ from .problems import Code, Problem, PulkaError
 from .rules import RaspasyExitOn, Rules
 from .scoring import Column, Entry, Tally
 from .sheet import Points, Sheet
+from .texts import Text
 from .validation import check
+
+THREE_OR_FOUR = Text("a pulka has 3 or 4 players")
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0) -
     to free in it; a caller that replays thousands of deals at once may pause it around the call.
     """
     if n not in (3, 4) or not 0 <= first_dealer < n:
-        raise PulkaError([Problem(Code.BAD_PLAYERS, "players", "a pulka has 3 or 4 players")])
+        raise PulkaError([Problem(Code.BAD_PLAYERS, "players", THREE_OR_FOUR)])
     start = sheet = Sheet.empty(n, first_dealer)
     tally = Tally(rules, n)
     results = []

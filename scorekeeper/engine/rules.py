@@ -16,7 +16,26 @@ from functools import partial
 from typing import Any, TypeGuard
 
 from .contracts import Contract
-from .problems import Code, Problem, literal
+from .problems import Code, Problem
+from .texts import Text, quoted
+
+NOT_AN_OBJECT = Text("rules must be an object: a preset and any parameters")
+NO_PRESET = Text("rules.preset is missing: use sochi, leningrad or rostov")
+PRESET_UNKNOWN = Text("unknown preset {preset}: use sochi, leningrad or rostov")
+PARAMETER_UNKNOWN = Text("unknown rule parameter {name}")
+VALUE_OUTSIDE = Text("{name} must be {domain}, not {value}")
+
+# The domains of the parameters' kinds, as `VALUE_OUTSIDE` names them.
+AN_INTEGER = Text("an integer {bounds}")
+AT_LEAST = Text(">= {low}")
+FROM_TO = Text("from {low} to {high}")
+TRUE_OR_FALSE = Text("true or false")
+ONE_OF = Text("one of {choices}")
+# No list has a length of 1 today; the plural is for Russian, which inflects "integers" by the length.
+A_LIST_OF = Text("a list of {length} integer {bounds}", "a list of {length} integers {bounds}", "length")
+A_LIST = Text("a non-empty list of integers {bounds}")
+LEVELS_FROM = Text("a list of levels from {levels}")
+AN_AMOUNT = Text("a number >= 0 with at most 4 decimals")
 
 
 class Preset(StrEnum):
@@ -100,39 +119,45 @@ class Kind(StrEnum):
 class Parameter:
     name: str
     kind: Kind
-    meaning: str
+    meaning: Text
     low: int = 0
     high: int | None = None
     choices: tuple[Choice, ...] = ()
     length: int | None = None
 
     def parse(self, value: object) -> Value:
-        """The canonical value, or ValueError whose message, a template safe for `Problem`, names the domain."""
+        """The canonical value, or ParameterError, whose message names the domain."""
         parser = _PARSERS[self.kind]
         result = parser(self, value)
         if result is None:
-            raise ValueError(f"{self.name} must be {self.domain}, not {literal(value)}")
+            raise ParameterError(VALUE_OUTSIDE(name=self.name, domain=self.domain, value=quoted(value)))
         return result
 
     @property
-    def domain(self) -> str:
-        bounds = _bounds(self.low, self.high)
-        return {
-            Kind.INT: f"an integer {bounds}",
-            Kind.BOOL: "true or false",
-            Kind.CHOICE: "one of " + ", ".join(map(str, self.choices)),
-            Kind.INT_LIST: (f"a list of {self.length} integers" if self.length else "a non-empty list of integers")
-            + f" {bounds}",
-            Kind.LEVELS: "a list of levels from " + ", ".join(map(str, self.choices)),
-            Kind.MONEY: "a number >= 0 with at most 4 decimals",
-            Kind.FACTOR: "one of " + ", ".join(str(json_value(c)) for c in self.choices),
-        }[self.kind]
+    def domain(self) -> Text:
+        """The values the parameter takes, in words."""
+        bounds = AT_LEAST(low=self.low) if self.high is None else FROM_TO(low=self.low, high=self.high)
+        choices = ", ".join(str(json_value(c)) for c in self.choices)  # values as the file spells them
+        if self.kind is Kind.INT:
+            return AN_INTEGER(bounds=bounds)
+        if self.kind is Kind.INT_LIST:
+            return A_LIST_OF(length=self.length, bounds=bounds) if self.length else A_LIST(bounds=bounds)
+        if self.kind is Kind.LEVELS:
+            return LEVELS_FROM(levels=choices)
+        if self.kind in (Kind.CHOICE, Kind.FACTOR):
+            return ONE_OF(choices=choices)
+        if self.kind is Kind.BOOL:
+            return TRUE_OR_FALSE
+        assert self.kind is Kind.MONEY
+        return AN_AMOUNT
 
 
-def _bounds(low: int, high: int | None) -> str:
-    if high is None:
-        return f">= {low}"
-    return f"from {low} to {high}"
+class ParameterError(ValueError):
+    """A value outside a parameter's domain; `message` says which domain."""
+
+    def __init__(self, message: Text):
+        super().__init__(message.text(()))
+        self.message = message
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -212,7 +237,8 @@ def json_value(value: Value) -> JsonValue:
     return value
 
 
-_p = Parameter
+def _p(name: str, kind: Kind, meaning: str, **domain: Any) -> Parameter:
+    return Parameter(name, kind, Text(meaning), **domain)
 
 
 PARAMETERS: tuple[Parameter, ...] = (
@@ -311,17 +337,16 @@ class Rules:
         the parameter's name, or "" when `data` is not a mapping at all.
         """
         if not isinstance(data, Mapping):
-            raise RulesError([Problem(Code.BAD_FORMAT, "", "rules must be an object: a preset and any parameters")])
+            raise RulesError([Problem(Code.BAD_FORMAT, "", NOT_AN_OBJECT)])
         problems = []
         base = None
         if "preset" not in data:
-            problems.append(Problem(Code.BAD_FORMAT, "preset", "rules.preset is missing: use sochi, leningrad or rostov"))
+            problems.append(Problem(Code.BAD_FORMAT, "preset", NO_PRESET))
         else:
             try:
                 base = PRESETS[Preset(data["preset"])]
             except ValueError:
-                problems.append(Problem(Code.UNKNOWN_PRESET, "preset",
-                                        f"unknown preset {literal(data['preset'])}: use sochi, leningrad or rostov"))
+                problems.append(Problem(Code.UNKNOWN_PRESET, "preset", PRESET_UNKNOWN(preset=quoted(data["preset"]))))
         # Each value has the type of its Rules field, as the parameter's kind makes sure;
         # no static type says that of values looked up by name.
         values: dict[str, Any] = {}
@@ -329,12 +354,12 @@ class Rules:
             parameter = PARAMETER.get(name)
             if parameter is None:
                 if name != "preset":
-                    problems.append(Problem(Code.UNKNOWN_PARAMETER, str(name), f"unknown rule parameter {literal(name)}"))
+                    problems.append(Problem(Code.UNKNOWN_PARAMETER, str(name), PARAMETER_UNKNOWN(name=quoted(name))))
                 continue
             try:
                 values[name] = parameter.parse(value)
-            except ValueError as error:
-                problems.append(Problem(Code.BAD_PARAMETER, name, str(error)))
+            except ParameterError as error:
+                problems.append(Problem(Code.BAD_PARAMETER, name, error.message))
         if problems or base is None:
             raise RulesError(problems)
         return dataclasses.replace(base, **values)

@@ -3,6 +3,7 @@
 A `Tally` holds the running pulya, gora and whists of a pulka and writes each
 deal's lines into them: every write is an `Entry` with a reason a player can
 read, and a pulya write resolves its own overflow (help, write-off) at once.
+The reasons are `Text`s declared below, one for each way a line is written.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .rules import (
     SingleWhistMade, SingleWhistRemiz,
 )
 from .sheet import Points, Sheet
+from .texts import Seat, Text, Value
 
 
 class Column(StrEnum):
@@ -35,11 +37,71 @@ class Entry:
     player: int
     column: Column
     points: Points
-    reason: str  # a template with {seat} placeholders
+    reason: Text
     on: int | None = None
 
     def text(self, names: list[str] | tuple[str, ...]) -> str:
-        return self.reason.format(*names)
+        return self.reason.text(names)
+
+
+# Every reason a line is written for. Where a count of tricks stands in one, it has a plural
+# chosen by `count` ("1 trick", "2 tricks"): Russian has three forms where English has two.
+
+# -- the pulya and its overflow (§8.2)
+PULYA_FITS = Text("{reason} ({fits} of {points} fit: the pulya closes at {size})")
+WRITTEN_OFF = Text("{player}'s pulya is closed and nobody needs help: {surplus} surplus × {per} written off the gora")
+HELPS = Text("{helper} closes over the pulya and helps {player}: pulya +{given}")
+# English writes "whists" after any product; Russian inflects the word by the number before it.
+HELP_WHISTS = Text("{helper} helps {player} with {given} pulya: {given} × {per} whists",
+                   "{helper} helps {player} with {given} pulya: {given} × {per} whists", "per")
+# -- misère
+MISERE_MADE = Text("{player} made misère: pulya +{price}")
+MISERE_TOOK = Text("{player} took {count} trick on misère: gora {count} × {per}",
+                   "{player} took {count} tricks on misère: gora {count} × {per}", "count")
+# -- a game
+PASSED = Text("{declarer} plays {contract}, both defenders pass: pulya +{price}")
+HALF_WHISTS = Text("{player} half-whists {contract}: {count} trick × {per}",
+                   "{player} half-whists {contract}: {count} tricks × {per}", "count")
+MADE = Text("{declarer} made {contract}: pulya +{price}")
+CHECKED_MADE = Text("{declarer} made the checked {contract}: pulya +{price}")
+WHISTS = Text("{player} writes whists on {declarer}: {count} trick × {per} on {contract}",
+              "{player} writes whists on {declarer}: {count} tricks × {per} on {contract}", "count")
+WHISTS_ALONE = Text(
+    "{player} writes whists on {declarer}: {count} trick × {per} on {contract}, whisting alone for both hands",
+    "{player} writes whists on {declarer}: {count} tricks × {per} on {contract}, whisting alone for both hands",
+    "count")
+WHISTS_CHECKED = Text("{player} writes whists on {declarer}: {count} trick × {per} on the checked {contract}",
+                      "{player} writes whists on {declarer}: {count} tricks × {per} on the checked {contract}",
+                      "count")
+WHISTS_HALF = Text(
+    "{player} writes whists on {declarer}: half of the defence's {count} trick × {per} on {contract} "
+    "(gentleman's whist)",
+    "{player} writes whists on {declarer}: half of the defence's {count} tricks × {per} on {contract} "
+    "(gentleman's whist)",
+    "count")
+REMIZ = Text("{declarer} is remiz by {count} on {contract}: gora {count} × {per}")
+CONSOLATION = Text("{player} writes consolation on {declarer}: {count} undertrick × {per}",
+                   "{player} writes consolation on {declarer}: {count} undertricks × {per}", "count")
+SHORT_ALONE = Text("{player} whisted {contract} alone and the defence took {taken} of {duty}: short {short} × {per}")
+SHORT_NONE = Text("{player}: the whisters took no trick on {contract}, short 1 × {per}")
+SHORT_NONE_HALF = Text("{player}: the whisters took no trick on {contract}, half short 1 × {per}")
+SHORT_OWN = Text("{player} took {taken} of his {quota} on {contract}: short {short} × {per}")
+# -- raspasy: the first of a streak, and the k-th
+RASPASY_GORA = Text("{player} took {count} trick on raspasy: gora {count} × {per}",
+                    "{player} took {count} tricks on raspasy: gora {count} × {per}", "count")
+RASPASY_GORA_NTH = Text("{player} took {count} trick on raspasy #{k}: gora {count} × {per}",
+                        "{player} took {count} tricks on raspasy #{k}: gora {count} × {per}", "count")
+RASPASY_ZERO = Text("{player} took no trick on raspasy: pulya +{zero}")
+RASPASY_ZERO_NTH = Text("{player} took no trick on raspasy #{k}: pulya +{zero}")
+RASPASY_DEALER = Text("{player} deals the raspasy and sits out: pulya +1")
+FEWEST = Text("{player} took fewest on raspasy and writes whists on {taker}: his {count} trick × {per}",
+              "{player} took fewest on raspasy and writes whists on {taker}: his {count} tricks × {per}", "count")
+FEWEST_NTH = Text(
+    "{player} took fewest on raspasy #{k} and writes whists on {taker}: his {count} trick × {per}",
+    "{player} took fewest on raspasy #{k} and writes whists on {taker}: his {count} tricks × {per}",
+    "count")
+FEWEST_SHARED = Text("{reason}, shared by the two who tied")
+FEWEST_TIED = Text("{reason}, tied for fewest")
 
 
 def exact(value: Points) -> Points:
@@ -58,14 +120,6 @@ _Q1_SHARES: dict[Q1Responsible, tuple[Points, Points]] = {
 }
 
 
-def _p(seat: int) -> str:
-    return f"{{{seat}}}"
-
-
-def _tricks(count: Points) -> str:
-    return f"{count} trick" if count == 1 else f"{count} tricks"
-
-
 class Tally:
     """The running sheet of one pulka, written deal by deal."""
 
@@ -79,19 +133,19 @@ class Tally:
 
     # -- the three columns --------------------------------------------------
 
-    def write_gora(self, player: int, points: Points, reason: str) -> None:
+    def write_gora(self, player: int, points: Points, reason: Text) -> None:
         if points:
             points = exact(points)
             self.gora[player] += points
             self.entries.append(Entry(player, Column.GORA, points, reason))
 
-    def write_whists(self, player: int, on: int, points: Points, reason: str) -> None:
+    def write_whists(self, player: int, on: int, points: Points, reason: Text) -> None:
         if points:
             points = exact(points)
             self.whists[player][on] += points
             self.entries.append(Entry(player, Column.WHISTS, points, reason, on))
 
-    def write_pulya(self, player: int, points: int, reason: str) -> None:
+    def write_pulya(self, player: int, points: int, reason: Text) -> None:
         """Pulya points; under `all_closed` what does not fit is helped on or written off (§8.2)."""
         if not points:
             return
@@ -100,16 +154,15 @@ class Tally:
         fits = points if rules.pulka_end is PulkaEnd.TOTAL else max(0, min(points, size - self.pulya[player]))
         if fits:
             self.pulya[player] += fits
-            note = "" if fits == points else f" ({fits} of {points} fit: the pulya closes at {size})"
-            self.entries.append(Entry(player, Column.PULYA, fits, reason + note))
+            if fits != points:
+                reason = PULYA_FITS(reason=reason, fits=fits, points=points, size=size)
+            self.entries.append(Entry(player, Column.PULYA, fits, reason))
         surplus = points - fits
         if surplus and rules.overflow is Overflow.HELP_THEN_WRITEOFF:
             surplus = self._help(player, surplus)
         if surplus:
             per = rules.writeoff_gora_per_point
-            self.write_gora(player, -surplus * per,
-                            f"{_p(player)}'s pulya is closed and nobody needs help: "
-                            f"{surplus} surplus × {per} written off the gora")
+            self.write_gora(player, -surplus * per, WRITTEN_OFF(player=Seat(player), surplus=surplus, per=per))
 
     def _help(self, helper: int, surplus: int) -> int:
         """Fill the others' open pulyas, largest first (ties: nearest clockwise); return what is left."""
@@ -120,9 +173,9 @@ class Tally:
             given = min(surplus, size - self.pulya[seat])
             self.pulya[seat] += given
             self.entries.append(Entry(seat, Column.PULYA, given,
-                                      f"{_p(helper)} closes over the pulya and helps {_p(seat)}: pulya +{given}"))
+                                      HELPS(helper=Seat(helper), player=Seat(seat), given=given)))
             self.write_whists(helper, seat, given * per,
-                              f"{_p(helper)} helps {_p(seat)} with {given} pulya: {given} × {per} whists")
+                              HELP_WHISTS(helper=Seat(helper), player=Seat(seat), given=given, per=per))
             surplus -= given
             if not surplus:
                 break
@@ -151,11 +204,10 @@ class Tally:
 
     def _misere(self, declarer: int, taken: int) -> bool:
         if not taken:
-            self.write_pulya(declarer, MISERE_PRICE, f"{_p(declarer)} made misère: pulya +{MISERE_PRICE}")
+            self.write_pulya(declarer, MISERE_PRICE, MISERE_MADE(player=Seat(declarer), price=MISERE_PRICE))
             return True
         per = self.rules.misere_gora_per_trick
-        self.write_gora(declarer, taken * per,
-                        f"{_p(declarer)} took {_tricks(taken)} on misère: gora {taken} × {per}")
+        self.write_gora(declarer, taken * per, MISERE_TOOK(player=Seat(declarer), count=taken, per=per))
         return False
 
     def _game(self, deal: Deal, declarer: int, tricks: Mapping[int, int], sheet: Sheet) -> bool:
@@ -166,7 +218,7 @@ class Tally:
         per_trick = rules.whist_factor * price
         first, second = defenders(sheet.active, declarer)
         sits_out = () if sheet.sitting_out is None else (sheet.sitting_out,)
-        d, name = _p(declarer), contract.label
+        d, name = Seat(declarer), contract.label_text
         if rules.checked_ten(contract):
             return self._checked_ten(declarer, tricks, contract, (first, second), sits_out)
 
@@ -174,11 +226,11 @@ class Tally:
         said = deal.whisters
         whisters = [seat for seat in (first, second) if seat in said]
         if not whisters:
-            self.write_pulya(declarer, price, f"{d} plays {name}, both defenders pass: pulya +{price}")
+            self.write_pulya(declarer, price, PASSED(declarer=d, contract=name, price=price))
             if deal.whist is not None and deal.whist[second] == Word.HALF:
                 half = contract.obligation // 2
                 self.write_whists(second, declarer, half * per_trick,
-                                  f"{_p(second)} half-whists {name}: {_tricks(half)} × {per_trick}")
+                                  HALF_WHISTS(player=Seat(second), contract=name, count=half, per=per_trick))
             return True
 
         taken = tricks[first] + tricks[second]
@@ -186,12 +238,12 @@ class Tally:
         lone = len(whisters) == 1
         passer = second if whisters == [first] else first
         if undertricks <= 0:
-            self.write_pulya(declarer, price, f"{d} made {name}: pulya +{price}")
+            self.write_pulya(declarer, price, MADE(declarer=d, contract=name, price=price))
             if lone and rules.single_whist_made is SingleWhistMade.WHISTER_ALL:
-                self._whists_for(whisters[0], declarer, taken, per_trick, f"{name}, whisting alone for both hands")
+                self._whists_for(WHISTS_ALONE, whisters[0], declarer, taken, per_trick, contract)
             else:
                 for seat in (first, second) if lone else whisters:
-                    self._whists_for(seat, declarer, tricks[seat], per_trick, name)
+                    self._whists_for(WHISTS, seat, declarer, tricks[seat], per_trick, contract)
             self._shortfall(contract, whisters, tricks, taken)
             return True
 
@@ -199,48 +251,47 @@ class Tally:
         self._remiz(declarer, contract, undertricks, others, sits_out)
         if not lone:
             for seat in whisters:
-                self._whists_for(seat, declarer, tricks[seat], per_trick, name)
+                self._whists_for(WHISTS, seat, declarer, tricks[seat], per_trick, contract)
         elif rules.single_whist_remiz is SingleWhistRemiz.GREEDY:
-            self._whists_for(whisters[0], declarer, taken, per_trick, f"{name}, whisting alone for both hands")
+            self._whists_for(WHISTS_ALONE, whisters[0], declarer, taken, per_trick, contract)
         else:
             for seat in (whisters[0], passer):
-                self.write_whists(seat, declarer, Fraction(taken * per_trick, 2),
-                                  f"{_p(seat)} writes whists on {d}: half of the defence's "
-                                  f"{_tricks(taken)} × {per_trick} on {name} (gentleman's whist)")
+                self._whists_for(WHISTS_HALF, seat, declarer, taken, per_trick, contract, Fraction(1, 2))
         return False
 
     def _checked_ten(self, declarer: int, tricks: Mapping[int, int], contract: Contract, pair: tuple[int, int],
                      sits_out: tuple[int, ...]) -> bool:
         undertricks = 10 - tricks[declarer]
         if not undertricks:
-            self.write_pulya(declarer, contract.price, f"{_p(declarer)} made the checked {contract.label}: "
-                                                       f"pulya +{contract.price}")
+            self.write_pulya(declarer, contract.price,
+                             CHECKED_MADE(declarer=Seat(declarer), contract=contract.label_text, price=contract.price))
             return True
         self._remiz(declarer, contract, undertricks, list(pair), sits_out)
         if self.rules.checked_ten_whists:
             per_trick = self.rules.whist_factor * contract.price
             for seat in pair:
-                self._whists_for(seat, declarer, tricks[seat], per_trick, f"the checked {contract.label}")
+                self._whists_for(WHISTS_CHECKED, seat, declarer, tricks[seat], per_trick, contract)
         return False
 
-    def _whists_for(self, seat: int, declarer: int, count: int, per_trick: int, what: str) -> None:
-        self.write_whists(seat, declarer, count * per_trick,
-                          f"{_p(seat)} writes whists on {_p(declarer)}: {_tricks(count)} × {per_trick} on {what}")
+    def _whists_for(self, reason: Text, seat: int, declarer: int, count: int, per_trick: int, contract: Contract,
+                    share: Points = 1) -> None:
+        """`seat` writes whists on the declarer for `count` tricks at `per_trick` (a `share` of them)."""
+        self.write_whists(seat, declarer, share * count * per_trick,
+                          reason(player=Seat(seat), declarer=Seat(declarer), count=count, per=per_trick,
+                                 contract=contract.label_text))
 
     def _remiz(self, declarer: int, contract: Contract, undertricks: int, others: list[int],
                sits_out: tuple[int, ...]) -> None:
         rules = self.rules
-        price, d = contract.price, _p(declarer)
+        price, d, name = contract.price, Seat(declarer), contract.label_text
         per = rules.remiz_factor * price
-        self.write_gora(declarer, undertricks * per,
-                        f"{d} is remiz by {undertricks} on {contract.label}: gora {undertricks} × {per}")
+        self.write_gora(declarer, undertricks * per, REMIZ(declarer=d, count=undertricks, contract=name, per=per))
         consolation = max(rules.consolation_factor * price, rules.consolation_min)
         if rules.consolation_by_dealer:
             others = [*others, *sits_out]
         for seat in others:
             self.write_whists(seat, declarer, undertricks * consolation,
-                              f"{_p(seat)} writes consolation on {d}: {undertricks} undertrick"
-                              f"{'' if undertricks == 1 else 's'} × {consolation}")
+                              CONSOLATION(player=Seat(seat), declarer=d, count=undertricks, per=consolation))
 
     def _shortfall(self, contract: Contract, whisters: list[int], tricks: Mapping[int, int], taken: int) -> None:
         """Whisters who did not take their share of the obligation write gora (§5.2, §5.3)."""
@@ -250,25 +301,23 @@ class Tally:
         per = exact(rules.shortfall_factor * contract.price)
         if short <= 0 or not per:
             return
-        name = contract.label
+        name = contract.label_text
         if len(whisters) == 1:
-            self.write_gora(whisters[0], short * per,
-                            f"{_p(whisters[0])} whisted {name} alone and the defence took {taken} of {duty}: "
-                            f"short {short} × {per}")
+            self.write_gora(whisters[0], short * per, SHORT_ALONE(player=Seat(whisters[0]), contract=name, taken=taken,
+                                                                  duty=duty, short=short, per=per))
             return
         if duty == 1:
             for seat, share in zip(whisters, _Q1_SHARES[rules.q1_responsible]):
-                self.write_gora(seat, share * per,
-                                f"{_p(seat)}: the whisters took no trick on {name}, "
-                                f"{'half ' if share == Fraction(1, 2) else ''}short 1 × {per}")
+                reason = SHORT_NONE_HALF if share == Fraction(1, 2) else SHORT_NONE
+                self.write_gora(seat, share * per, reason(player=Seat(seat), contract=name, per=per))
             return
         quota = duty // 2
         for seat in whisters:
             missing = max(0, quota - tricks[seat])
             if rules.shortfall_split is ShortfallSplit.CAPPED:
                 missing = min(missing, short)
-            self.write_gora(seat, missing * per,
-                            f"{_p(seat)} took {tricks[seat]} of his {quota} on {name}: short {missing} × {per}")
+            self.write_gora(seat, missing * per, SHORT_OWN(player=Seat(seat), taken=tricks[seat], quota=quota,
+                                                           contract=name, short=missing, per=per))
 
     def _raspasy(self, tricks: Mapping[int, int], sheet: Sheet) -> None:
         rules = self.rules
@@ -277,21 +326,20 @@ class Tally:
         takers = active if talon is None else (*active, talon)
         taken = {seat: tricks.get(seat, 0) for seat in takers}
         zero = rules.raspasy_zero_pulya[min(k, len(rules.raspasy_zero_pulya)) - 1]
-        streak = f"raspasy #{k}" if k > 1 else "raspasy"
         if rules.raspasy_scoring is RaspasyScoring.GORA:
             per = rules.raspasy_gora[min(k, len(rules.raspasy_gora)) - 1]
             for seat in takers:
-                self.write_gora(seat, taken[seat] * per,
-                                f"{_p(seat)} took {_tricks(taken[seat])} on {streak}: gora {taken[seat]} × {per}")
+                reason = _raspasy(RASPASY_GORA, RASPASY_GORA_NTH, k, player=Seat(seat), count=taken[seat], per=per)
+                self.write_gora(seat, taken[seat] * per, reason)
         else:
-            self._raspasy_whists(active, taken, streak)
+            self._raspasy_whists(active, taken, k)
         for seat in active:
             if not taken[seat]:
-                self.write_pulya(seat, zero, f"{_p(seat)} took no trick on {streak}: pulya +{zero}")
+                self.write_pulya(seat, zero, _raspasy(RASPASY_ZERO, RASPASY_ZERO_NTH, k, player=Seat(seat), zero=zero))
         if sheet.sitting_out is not None and rules.raspasy_dealer is RaspasyDealer.PULYA_ONE:
-            self.write_pulya(sheet.sitting_out, 1, f"{_p(sheet.sitting_out)} deals the raspasy and sits out: pulya +1")
+            self.write_pulya(sheet.sitting_out, 1, RASPASY_DEALER(player=Seat(sheet.sitting_out)))
 
-    def _raspasy_whists(self, active: tuple[int, ...], taken: dict[int, int], streak: str) -> None:
+    def _raspasy_whists(self, active: tuple[int, ...], taken: dict[int, int], k: int) -> None:
         """The fewest-tricks player writes whists on every other player's tricks (§7.3).
 
         At 4 players under `raspasy_dealer: talon` the fewest is sought among the three
@@ -306,13 +354,18 @@ class Tally:
         if len(writers) == len(active):
             return
         share: Points = Fraction(1, len(writers)) if self.rules.raspasy_tie is RaspasyTie.SPLIT else 1
-        tie = "" if len(writers) == 1 else (", shared by the two who tied" if share != 1 else ", tied for fewest")
+        tie = None if len(writers) == 1 else FEWEST_SHARED if share != 1 else FEWEST_TIED
         for writer in writers:
             for seat, count in taken.items():
                 if seat not in writers:
-                    self.write_whists(writer, seat, share * count * per,
-                                      f"{_p(writer)} took fewest on {streak} and writes whists on {_p(seat)}: "
-                                      f"his {_tricks(count)} × {per}{tie}")
+                    reason = _raspasy(FEWEST, FEWEST_NTH, k, player=Seat(writer), taker=Seat(seat), count=count,
+                                      per=per)
+                    self.write_whists(writer, seat, share * count * per, reason if tie is None else tie(reason=reason))
+
+
+def _raspasy(first: Text, nth: Text, k: int, **values: Value) -> Text:
+    """The reason on the first raspasy of a streak, or on the k-th ("raspasy #2")."""
+    return first(**values) if k == 1 else nth(k=k, **values)
 
 
 def _counts(deal: Deal) -> Mapping[int, int]:

@@ -11,12 +11,41 @@ from typing import TypeGuard
 
 from .contracts import Contract, Strain
 from .deals import Deal, DealType, Word, defenders
-from .problems import Code, Problem, literal
+from .problems import Code, Problem
 from .rules import Rules
 from .sheet import Sheet
+from .texts import Seat, Text, quoted
 
 WORDS = tuple(Word)
 STALINGRAD = Contract(6, Strain.SPADES)
+
+FINISHED = Text("the pulka is finished: every deal after its end is refused")
+NO_DECLARER = Text("the declarer must be one of the players")
+SITS_OUT_DECLARES = Text("{player} deals and sits this deal out: he cannot declare")
+SITS_OUT_TRICKS = Text("{player} deals and sits this deal out: he takes no tricks")
+SITS_OUT_WHISTS = Text("{player} deals and sits this deal out: he does not whist")
+NOT_A_COUNT = Text("{player}'s tricks must be a whole number from 0 to 10, not {value}")
+NOT_TEN = Text("tricks add up to {total}, a deal has 10")
+ENTER_TRICKS = Text("enter {player}'s tricks")
+ENTER_ALL_TRICKS = Text("the deal was played: enter each player's tricks")
+ENTER_MISERE_TRICKS = Text("enter the tricks the misère player took")
+ENTER_RASPASY_TRICKS = Text("enter each player's tricks on the raspasy")
+NO_CONTRACT = Text("the contract must be a level 6-10 and a strain S, C, D, H or NT")
+TEN_CHECKED = Text("a ten is checked under these rules: nobody whists or passes it")
+SAY_WORDS = Text("say whist, pass or half for each of the two defenders")
+NOT_PLAYED = Text("nobody whisted, so the deal was not played: leave out the tricks")
+BELOW_EXIT = Text("after {streak} raspasy in a row the contract must be at least {least}, not {contract}")
+DECLARER_WHISTS = Text("{player} declares this deal: only the defenders whist or pass")
+NOT_A_WORD = Text("{player}'s word must be whist, pass or half, not {value}")
+SAY_WORD = Text("{player} defends: say whether he whists or passes")
+HALF_FIRST = Text("{first} speaks first: only the second defender, {second}, may say half")
+HALF_BESIDE_WHIST = Text("half-whist stands only beside a pass, and {player} whisted")
+HALF_LEVEL = Text("half-whist is allowed on {levels} under these rules, not on {level}")
+HALF_NO_LEVEL = Text("half-whist is allowed on no level under these rules, not on {level}")
+AND = Text("{first} and {second}")
+STALINGRAD_WHISTS = Text("Stalingrad: 6♠ must be whisted by both defenders")
+TALON_CLOSED = Text("{player} deals: under these rules the talon stays closed and he takes no tricks")
+TALON_MOST = Text("{player} deals: the talon wins at most 2 tricks, not {talon}")
 
 
 def _is_count(value: object) -> TypeGuard[int]:
@@ -45,18 +74,18 @@ class _Checker:
             else:
                 self.game(declarer)
         if sheet.finished:
-            self.problem(Code.PULKA_FINISHED, "type", "the pulka is finished: every deal after its end is refused")
+            self.problem(Code.PULKA_FINISHED, "type", FINISHED)
 
-    def problem(self, code: Code, where: str, message: str) -> None:
+    def problem(self, code: Code, where: str, message: Text) -> None:
         self.problems.append(Problem(code, where, message, self.number))
 
     def declarer(self) -> int | None:
         """The declarer when he is one of the active players."""
         declarer = self.deal.declarer
         if declarer is None or not 0 <= declarer < self.sheet.n:
-            self.problem(Code.UNKNOWN_PLAYER, "declarer", "the declarer must be one of the players")
+            self.problem(Code.UNKNOWN_PLAYER, "declarer", NO_DECLARER)
         elif declarer not in self.active:
-            self.problem(Code.INACTIVE_PLAYER, "declarer", f"{{{declarer}}} deals and sits this deal out: he cannot declare")
+            self.problem(Code.INACTIVE_PLAYER, "declarer", SITS_OUT_DECLARES(player=Seat(declarer)))
         else:
             return declarer
         return None
@@ -68,38 +97,37 @@ class _Checker:
         valid = True
         for seat, count in tricks.items():
             if seat not in self.active and not talon:
-                self.problem(Code.INACTIVE_PLAYER, "tricks", f"{{{seat}}} deals and sits this deal out: he takes no tricks")
+                self.problem(Code.INACTIVE_PLAYER, "tricks", SITS_OUT_TRICKS(player=Seat(seat)))
             elif _is_count(count):
                 counts[seat] = count
             else:
-                self.problem(Code.BAD_TRICKS, "tricks",
-                             f"{{{seat}}}'s tricks must be a whole number from 0 to 10, not {literal(count)}")
+                self.problem(Code.BAD_TRICKS, "tricks", NOT_A_COUNT(player=Seat(seat), value=quoted(count)))
                 valid = False
         return counts if valid else None
 
     def total(self, total: int) -> None:
         if total != 10:
-            self.problem(Code.TRICKS_SUM, "tricks", f"tricks add up to {total}, a deal has 10")
+            self.problem(Code.TRICKS_SUM, "tricks", NOT_TEN(total=total))
 
     def missing(self, tricks: Mapping[int, object]) -> bool:
         """Report active seats without tricks; True when there are none."""
         missing = [seat for seat in self.active if seat not in tricks]
         for seat in missing:
-            self.problem(Code.TRICKS_MISSING, "tricks", f"enter {{{seat}}}'s tricks")
+            self.problem(Code.TRICKS_MISSING, "tricks", ENTER_TRICKS(player=Seat(seat)))
         return not missing
 
     def game(self, declarer: int | None) -> None:
         deal, rules = self.deal, self.rules
         contract = deal.contract
         if contract is None:
-            self.problem(Code.BAD_CONTRACT, "contract", "the contract must be a level 6-10 and a strain S, C, D, H or NT")
+            self.problem(Code.BAD_CONTRACT, "contract", NO_CONTRACT)
             return
         if rules.checked_ten(contract):
             words_ok = True
             if deal.whist is not None:
-                self.problem(Code.BAD_WHIST, "whist", "a ten is checked under these rules: nobody whists or passes it")
+                self.problem(Code.BAD_WHIST, "whist", TEN_CHECKED)
         elif deal.whist is None:
-            self.problem(Code.BAD_WHIST, "whist", "say whist, pass or half for each of the two defenders")
+            self.problem(Code.BAD_WHIST, "whist", SAY_WORDS)
             words_ok = False
         else:
             words_ok = declarer is not None and self.words(deal.whist, declarer, contract)
@@ -107,12 +135,11 @@ class _Checker:
             if deal.played(rules):
                 self.played_tricks()
             elif deal.tricks is not None:
-                self.problem(Code.TRICKS_UNEXPECTED, "tricks",
-                             "nobody whisted, so the deal was not played: leave out the tricks")
+                self.problem(Code.TRICKS_UNEXPECTED, "tricks", NOT_PLAYED)
         least = self.sheet.least_level(rules)
         if contract.level < least:
-            self.problem(Code.RASPASY_EXIT, "contract", f"after {self.sheet.streak} raspasy in a row the contract "
-                                                        f"must be at least {least}, not {contract.label}")
+            self.problem(Code.RASPASY_EXIT, "contract",
+                         BELOW_EXIT(streak=self.sheet.streak, least=least, contract=contract.label_text))
 
     def words(self, whist: Mapping[int, object], declarer: int, contract: Contract) -> bool:
         """The defenders' words; True when they are complete and legal."""
@@ -120,42 +147,50 @@ class _Checker:
         ok = True
         for seat, word in whist.items():
             if seat not in self.active:
-                self.problem(Code.INACTIVE_PLAYER, "whist", f"{{{seat}}} deals and sits this deal out: he does not whist")
+                self.problem(Code.INACTIVE_PLAYER, "whist", SITS_OUT_WHISTS(player=Seat(seat)))
                 ok = False
             elif seat not in (first, second):
-                self.problem(Code.BAD_WHIST, "whist", f"{{{seat}}} declares this deal: only the defenders whist or pass")
+                self.problem(Code.BAD_WHIST, "whist", DECLARER_WHISTS(player=Seat(seat)))
                 ok = False
             elif word not in WORDS:
-                self.problem(Code.BAD_WHIST, "whist", f"{{{seat}}}'s word must be whist, pass or half, not {literal(word)}")
+                self.problem(Code.BAD_WHIST, "whist", NOT_A_WORD(player=Seat(seat), value=quoted(word)))
                 ok = False
         for seat in (first, second):
             if seat not in whist:
-                self.problem(Code.BAD_WHIST, "whist", f"{{{seat}}} defends: say whether he whists or passes")
+                self.problem(Code.BAD_WHIST, "whist", SAY_WORD(player=Seat(seat)))
                 ok = False
         if not ok:
             return False
         w1, w2 = whist[first], whist[second]
         if Word.HALF in (w1, w2):
+            reasons: list[Text] = []
             if w1 == Word.HALF:
-                reasons = [f"{{{first}}} speaks first: only the second defender, {{{second}}}, may say half"]
+                reasons.append(HALF_FIRST(first=Seat(first), second=Seat(second)))
             elif w1 != Word.PASS:
-                reasons = [f"half-whist stands only beside a pass, and {{{first}}} whisted"]
-            else:
-                reasons = []
+                reasons.append(HALF_BESIDE_WHIST(player=Seat(first)))
             if contract.level not in self.rules.half_whist:
-                allowed = " and ".join(map(str, self.rules.half_whist)) or "no level"
-                reasons.append(f"half-whist is allowed on {allowed} under these rules, not on {contract.level}")
+                reasons.append(self.half_levels(contract.level))
             for reason in reasons:
                 self.problem(Code.HALF_WHIST_NOT_ALLOWED, "whist", reason)
             ok = not reasons
         if self.rules.stalingrad and contract == STALINGRAD and not w1 == w2 == Word.WHIST:
-            self.problem(Code.STALINGRAD, "whist", "Stalingrad: 6♠ must be whisted by both defenders")
+            self.problem(Code.STALINGRAD, "whist", STALINGRAD_WHISTS)
         return ok
+
+    def half_levels(self, level: int) -> Text:
+        """Half-whist is not allowed on `level`: the levels it is allowed on, "6 and 7", or none."""
+        allowed = self.rules.half_whist
+        if not allowed:
+            return HALF_NO_LEVEL(level=level)
+        levels: Text | int = allowed[0]
+        for more in allowed[1:]:
+            levels = AND(first=levels, second=more)
+        return HALF_LEVEL(levels=levels, level=level)
 
     def played_tricks(self) -> None:
         tricks = self.deal.tricks
         if tricks is None:
-            self.problem(Code.TRICKS_MISSING, "tricks", "the deal was played: enter each player's tricks")
+            self.problem(Code.TRICKS_MISSING, "tricks", ENTER_ALL_TRICKS)
             return
         counts = self.counts(tricks)
         if self.missing(tricks) and counts is not None:
@@ -165,7 +200,7 @@ class _Checker:
         """The declarer's count is needed; the others' are optional, but once given they add up to 10."""
         tricks = self.deal.tricks
         if tricks is None or self.deal.declarer not in tricks:
-            self.problem(Code.TRICKS_MISSING, "tricks", "enter the tricks the misère player took")
+            self.problem(Code.TRICKS_MISSING, "tricks", ENTER_MISERE_TRICKS)
             if tricks is None:
                 return
         counts = self.counts(tricks)
@@ -175,17 +210,17 @@ class _Checker:
     def raspasy_tricks(self) -> None:
         tricks = self.deal.tricks
         if tricks is None:
-            self.problem(Code.TRICKS_MISSING, "tricks", "enter each player's tricks on the raspasy")
+            self.problem(Code.TRICKS_MISSING, "tricks", ENTER_RASPASY_TRICKS)
             return
         counts = self.counts(tricks, talon=True)
         dealer = self.sheet.sitting_out
         talon = counts.get(dealer, 0) if counts is not None and dealer is not None else 0
-        if talon and self.sheet.talon_seat(self.rules) is None:
-            self.problem(Code.BAD_TRICKS, "tricks",
-                         f"{{{dealer}}} deals: under these rules the talon stays closed and he takes no tricks")
-            counts = None
-        elif talon > 2:
-            self.problem(Code.BAD_TRICKS, "tricks", f"{{{dealer}}} deals: the talon wins at most 2 tricks, not {talon}")
-            counts = None
+        if talon and dealer is not None:
+            if self.sheet.talon_seat(self.rules) is None:
+                self.problem(Code.BAD_TRICKS, "tricks", TALON_CLOSED(player=Seat(dealer)))
+                counts = None
+            elif talon > 2:
+                self.problem(Code.BAD_TRICKS, "tricks", TALON_MOST(player=Seat(dealer), talon=talon))
+                counts = None
         if self.missing(tricks) and counts is not None:
             self.total(sum(counts[s] for s in self.active) + talon)

@@ -115,8 +115,8 @@ def openapi():
 @bp.get("/parameters")
 def parameters():
     return jsonify({
-        "parameters": [{"name": p.name, "kind": p.kind.value, "meaning": p.meaning, "domain": p.domain}
-                       for p in PARAMETERS],
+        "parameters": [{"name": p.name, "kind": p.kind.value, "meaning": p.meaning.text(()),
+                        "domain": p.domain.text(())} for p in PARAMETERS],
         "presets": {preset.value: rules.to_dict() for preset, rules in PRESETS.items()},
     })
 

@@ -256,7 +256,7 @@ class DealRefused(Refused):
     def __init__(self, problems: Sequence[Problem], players: Sequence[str], focus: int | None = None,
                  action: str | None = None):
         first = problems[0]
-        faults = [Fault(p.code.value, p.field, p.message.format(*players), p.deal) for p in problems]
+        faults = [Fault(p.code.value, p.field, p.message.text(players), p.deal) for p in problems]
         if action is None or first.deal == focus:
             super().__init__(first.text(players), first.field, first.deal, faults, code=first.code.value)
             return
