@@ -16,6 +16,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -53,6 +54,8 @@ _ACCOUNT_BY = {
     "username": _ACCOUNTS.where(AccountRow.username_key == bindparam("value")),
     "token": _ACCOUNTS.join(TokenRow, TokenRow.account_id == AccountRow.id).where(TokenRow.token_hash == bindparam("value")),
 }
+# INSERT … ON CONFLICT is each dialect's own construct (the same SQL in both).
+_INSERT = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 # A share link's last use is written at most this often: reading the sheet should not write every time.
 LAST_USED_EVERY = timedelta(minutes=10)
 
@@ -138,24 +141,16 @@ class Repository:
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay) -> Pulka:
         """A new pulka of the account with its deals (an import brings some), already replayed by the caller."""
-        for attempt in (1, 2):
-            try:
-                with self.db.Session.begin() as session:
-                    row = PulkaRow(uid=new_uid(), owner_id=owner_id, name=settings.name, currency=settings.currency,
-                                   rules=settings.rules.overrides(), first_dealer=settings.first_dealer, version=1)
-                    row.seats = _seats(session, owner_id, settings.players)
-                    session.add(row)
-                    session.flush()
-                    session.add_all(DealRow(pulka_id=row.id, position=number, **deal_values(deal))
-                                    for number, deal in enumerate(deals, 1))
-                    session.flush()
-                    pulka = _pulka(row, tuple(deals), replayed)
-                break
-            except IntegrityError:
-                # Another table added one of these new players at the same moment: the second
-                # attempt finds him and reuses him.
-                if attempt == 2:
-                    raise
+        with self.db.Session.begin() as session:
+            row = PulkaRow(uid=new_uid(), owner_id=owner_id, name=settings.name, currency=settings.currency,
+                           rules=settings.rules.overrides(), first_dealer=settings.first_dealer, version=1)
+            row.seats = _seats(session, owner_id, settings.players)
+            session.add(row)
+            session.flush()
+            session.add_all(DealRow(pulka_id=row.id, position=number, **deal_values(deal))
+                            for number, deal in enumerate(deals, 1))
+            session.flush()
+            pulka = _pulka(row, tuple(deals), replayed)
         return self.cache.put((pulka.uid, pulka.version), pulka)
 
     @contextmanager
@@ -373,11 +368,23 @@ def _players(row: PulkaRow) -> tuple[str, ...]:
 
 
 def _seats(session: Session, owner_id: int | None, names: Sequence[str]) -> list[SeatRow]:
-    """The seats of `names`, each an existing player of the owner's circle or a new one."""
-    known = {p.name: p for p in session.scalars(
-        select(PlayerRow).where(PlayerRow.owner_id == owner_id, PlayerRow.name.in_(names)))}
-    return [SeatRow(seat=seat, player=known.get(name) or PlayerRow(owner_id=owner_id, name=name))
-            for seat, name in enumerate(names)]
+    """The seats of `names`, each an existing player of the owner's circle or a new one.
+
+    Race-free: when two tables seat the same new name at once, INSERT … ON CONFLICT DO NOTHING lets the
+    second wait for the first and then add nothing, and both find the one row. The new names go in sorted,
+    so two tables adding overlapping names take their locks in the same order and cannot deadlock."""
+    def known() -> dict[str, PlayerRow]:
+        return {p.name: p for p in session.scalars(
+            select(PlayerRow).where(PlayerRow.owner_id == owner_id, PlayerRow.name.in_(names)))}
+
+    players = known()
+    new = sorted(set(names) - set(players))
+    if new:
+        insert = _INSERT[session.get_bind().dialect.name]
+        session.execute(insert(PlayerRow).values([{"owner_id": owner_id, "name": name} for name in new])
+                        .on_conflict_do_nothing(index_elements=["owner_id", "name"]))
+        players = known()
+    return [SeatRow(seat=seat, player=players[name]) for seat, name in enumerate(names)]
 
 
 def username_key(username: str) -> str:

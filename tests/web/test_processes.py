@@ -33,15 +33,20 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if k != "FLASK_SECRET_KEY"}
         env |= {"DATABASE_URL": database_url, "SCOREKEEPER_INSTANCE": str(instance)}
-        self.process = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(self.port),
-                                         *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        # The output goes to a file: a pipe nobody reads fills up after a few tracebacks, and then the
+        # server's logging blocks every thread.
+        instance.parent.mkdir(parents=True, exist_ok=True)
+        self.log = instance.parent / f"server-{self.port}.log"
+        with self.log.open("wb") as output:
+            self.process = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port",
+                                             str(self.port), *args], env=env, stdout=output, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while True:
             try:
                 urllib.request.urlopen(self.base + "/login", timeout=2)
                 break
             except OSError:
-                assert self.process.poll() is None, self.process.stdout.read().decode()
+                assert self.process.poll() is None, self.log.read_text()
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.1)
 
