@@ -31,6 +31,7 @@ STATUS: dict[str, int] = {
     "too_large": 413,
     "unsupported_media_type": 415,
     "bad_account": 422,
+    "idempotency_key_reused": 422,  # the same key with another request
     "too_many_attempts": 429,
     # Every other problem of the engine: the request was understood, and the rules refuse it.
     **{code.value: 422 for code in Code if code not in (Code.BAD_JSON, Code.BAD_FORMAT)},
