@@ -274,6 +274,17 @@ class KeyReused(Refused):
                          "key (on a page: reload it)", "Idempotency-Key")
 
 
+class CannotSave(Refused):
+    """The database refuses writes for now (a full disk, a read-only database, a lock held too long, a lost
+    connection): the transaction was rolled back. A read that cannot reach the database says so."""
+
+    code = "cannot_save"
+
+    def __init__(self, reading: bool = False) -> None:
+        super().__init__("the server cannot reach its database right now; try again in a moment" if reading
+                         else "the server cannot save right now; nothing was saved")
+
+
 class RulesFrozen(Refused):
     code = "rules_frozen"
 

@@ -37,6 +37,7 @@ STATUS: dict[str, int] = {
     **{code.value: 422 for code in Code if code not in (Code.BAD_JSON, Code.BAD_FORMAT)},
     "server_error": 500,
     "busy": 503,  # too many PDFs asked for at once: try again in a few seconds
+    "cannot_save": 503,  # the database refuses writes for now (disk full, read-only, locked too long, connection lost)
 }
 
 # Werkzeug's own refusals (a URL that does not exist, a body too large ...) by their status.

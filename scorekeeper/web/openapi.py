@@ -24,7 +24,8 @@ def _errors(*statuses: int) -> dict[str, Any]:
     words = {400: "Malformed request", 401: "No credentials, or wrong or revoked ones",
              403: "The credentials do not allow this", 404: "No such pulka or deal (or not yours to see)",
              409: "The pulka is not as the request expects", 415: "The body is not application/json",
-             422: "Refused by the rules; nothing was stored", 429: "Too many failed log-ins: wait"}
+             422: "Refused by the rules; nothing was stored", 429: "Too many failed log-ins: wait",
+             503: "Try again in a moment; nothing was stored"}
     return {str(s): _json(_ref("Error"), f"{words[s]}: " + ", ".join(c for c, st in STATUS.items() if st == s))
             for s in statuses}
 
@@ -268,6 +269,8 @@ def document() -> dict[str, Any]:
                 operation["security"] = []
             else:
                 operation["responses"] |= _errors(401, 403)
+            # Any request may meet a database that cannot save (or be reached) for a while.
+            operation["responses"] |= _errors(503)
     return {
         "openapi": "3.1.0",
         "info": {"title": "scorekeeper", "version": __version__,

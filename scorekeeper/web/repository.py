@@ -18,12 +18,12 @@ from typing import Any
 
 from sqlalchemy import bindparam, delete, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ..engine import Contract, Deal, DealType, Replay, Rules, replay
 from .cache import Section, VersionCache
-from .db import Database
+from .db import Database, cannot_save
 from .domain import Account, AccountInvalid, Answer, Answered, KeyReused, NotFound, Once, Pulka, Role, Settings, Share
 from .models import (AccessRow, AccountRow, DealRow, IdempotencyRow, LoginFailureRow, PlayerRow, PulkaRow, SeatRow,
                      ShareRow, TokenRow, now)
@@ -139,7 +139,7 @@ class Repository:
 
     def _used(self, share_ids: Sequence[str]) -> None:
         if share_ids:
-            with self.db.engine.begin() as connection:
+            with _noting(), self.db.engine.begin() as connection:
                 connection.execute(update(ShareRow).where(ShareRow.id.in_(share_ids)).values(last_used_at=now()))
 
     # -- writing ------------------------------------------------------------------------
@@ -298,7 +298,7 @@ class Repository:
             session.add_all(LoginFailureRow(key=key) for key in keys)
 
     def forget_failures(self, key: str) -> None:
-        with self.db.engine.begin() as connection:
+        with _noting(), self.db.engine.begin() as connection:
             connection.execute(delete(LoginFailureRow).where(LoginFailureRow.key == key))
 
     def claim(self, account_id: int) -> int:
@@ -398,6 +398,17 @@ class Change:
     def _execute(self, statement) -> None:
         # No deal row is loaded in this session, so there is nothing to keep in step with the statement.
         self.session.execute(statement, execution_options={"synchronize_session": False})
+
+
+@contextmanager
+def _noting() -> Iterator[None]:
+    """A write that only notes something (when a link was last used, log-in failures to forget) is left
+    out while the database cannot save (db.cannot_save), so that reading and logging in still work."""
+    try:
+        yield
+    except SQLAlchemyError as error:
+        if not cannot_save(error):
+            raise
 
 
 # -- idempotency keys ------------------------------------------------------------------------------
