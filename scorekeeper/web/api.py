@@ -59,7 +59,8 @@ def _deal(data: dict[str, Any], pulka: Pulka, number: int) -> Deal:
 
 def pulka_json(view: Presenter) -> dict[str, Any]:
     uid = view.pulka.uid
-    return view.pulka_json | {"links": {"sheet": url_for("api.sheet", uid=uid), "page": url_for("pages.sheet", uid=uid)}}
+    return view.pulka_json | {"links": {"sheet": url_for("api.sheet", uid=uid),
+                                        "page": url_for("pages.sheet", uid=uid)}}
 
 
 def deal_json(view: Presenter, number: int) -> dict[str, Any]:

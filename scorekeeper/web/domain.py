@@ -270,8 +270,8 @@ class KeyReused(Refused):
     code = "idempotency_key_reused"
 
     def __init__(self) -> None:
-        super().__init__("this idempotency key was sent before with another request: a new request needs a new "
-                         "key (on a page: reload it)", "Idempotency-Key")
+        super().__init__("this idempotency key came before with another request, which was saved: a new request "
+                         "needs a new key (a form: open it again)", "Idempotency-Key")
 
 
 class CannotSave(Refused):

@@ -86,9 +86,11 @@ def respond(answer: Answer) -> Response:
 
 
 def _once() -> Once | None:
-    """The request's key, or None: none sent, or a page's preview, which writes nothing."""
+    """The request's key, or None: none sent, or a request that writes nothing (showing a form, a preview)."""
+    if request.method in ("GET", "HEAD") or request.form.get("action") == "preview":
+        return None
     key = request.headers.get(HEADER) or request.form.get(FIELD)
-    if not key or request.form.get("action") == "preview":
+    if not key:
         return None
     if len(key) > IDEMPOTENCY_KEY_MAX or not (key.isascii() and key.isprintable()):
         raise Refused(f"an idempotency key is 1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters", HEADER)

@@ -180,7 +180,8 @@ class IdempotencyRow(Base):
     scope: Mapped[str] = mapped_column(String(40))
     route: Mapped[str] = mapped_column(String(200))
     key: Mapped[str] = mapped_column(String(IDEMPOTENCY_KEY_MAX))
-    fingerprint: Mapped[str] = mapped_column(String(64))  # the request's hash: the same key with another request is refused
+    # The request's hash: the same key with another request is refused.
+    fingerprint: Mapped[str] = mapped_column(String(64))
     status: Mapped[int] = mapped_column(Integer)
     body: Mapped[str] = mapped_column(Text, default="")  # the API's JSON answer
     location: Mapped[str | None] = mapped_column(String(300))  # a Location header, or where a page redirected

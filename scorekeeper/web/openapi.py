@@ -168,7 +168,8 @@ def document() -> dict[str, Any]:
         "/api/v1/pulkas": {
             "get": {"summary": "The caller's pulkas and those shared with it",
                     "responses": {"200": {"description": "a list"}}},
-            "post": {"summary": "A new pulka", "parameters": [IDEMPOTENCY_KEY], "requestBody": {"required": True, "content": {
+            "post": {"summary": "A new pulka", "parameters": [IDEMPOTENCY_KEY],
+                     "requestBody": {"required": True, "content": {
                 "application/json": {"schema": _ref("PulkaWrite")}}},
                 "responses": {"201": _json(_ref("Pulka"), "created")} | _errors(400, 415, 422)}},
         "/api/v1/pulkas/{uid}": {
@@ -183,7 +184,8 @@ def document() -> dict[str, Any]:
             "parameters": p,
             "get": {"summary": "The protocol: every deal with every line it wrote and why",
                     "responses": {"200": {"description": "deals"}} | _errors(404)},
-            "post": {"summary": "Enter the next deal", "parameters": [IDEMPOTENCY_KEY], "requestBody": {"required": True, "content": {
+            "post": {"summary": "Enter the next deal", "parameters": [IDEMPOTENCY_KEY],
+                     "requestBody": {"required": True, "content": {
                 "application/json": {"schema": _ref("DealWrite")}}},
                 "responses": {"201": _json(_ref("DealResult"), "stored")} | _errors(400, 404, 409, 415, 422)}},
         "/api/v1/pulkas/{uid}/deals/preview": {

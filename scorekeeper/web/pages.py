@@ -148,7 +148,8 @@ def undo(uid: str):
     try:
         expected = ConfirmForm().expected()
         return write(lambda once: services.undo(repository(), uid, expected, actor(), once),
-                     lambda pulka: _went(url_for(".sheet", uid=uid), ("message", f"Deal {len(pulka.deals) + 1} undone.")))
+                     lambda pulka: _went(url_for(".sheet", uid=uid),
+                                         ("message", f"Deal {len(pulka.deals) + 1} undone.")))
     except Refused as error:
         if error.code == "not_found":
             raise
@@ -178,11 +179,11 @@ def _deal_post(pulka: Pulka, number: int):
             result = services.preview(pulka, deal, number if editing else None)
             return _deal_page(pulka, number, data, {}, summary(result.entries, pulka.players))
         # The deal was read on the sheet of this version: it is written on that version or not at all.
-        expected = form.expected(pulka.version)
+        expected, by = form.expected(pulka.version), actor()
         if editing:
-            return write(lambda once: services.edit_deal(repository(), pulka.uid, number, deal, expected, actor(), once),
+            return write(lambda once: services.edit_deal(repository(), pulka.uid, number, deal, expected, by, once),
                          lambda saved: _deal_saved(pulka, saved, number))
-        return write(lambda once: services.add_deal(repository(), pulka.uid, deal, expected, actor(), once),
+        return write(lambda once: services.add_deal(repository(), pulka.uid, deal, expected, by, once),
                      lambda saved: _deal_saved(pulka, saved, len(saved.deals)))
     except VersionConflict as error:
         # Show the form again on the pulka as it is now: a new deal becomes the next one.

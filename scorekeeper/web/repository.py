@@ -119,7 +119,8 @@ class Repository:
             return list(session.scalars(
                 select(PlayerRow.name).where(PlayerRow.owner_id == account_id).order_by(PlayerRow.name)))
 
-    def role(self, uid: str, account_id: int | None, share_tokens: Sequence[str]) -> tuple[Role, str, str | None] | None:
+    def role(self, uid: str, account_id: int | None,
+             share_tokens: Sequence[str]) -> tuple[Role, str, str | None] | None:
         """What this caller may do with the pulka, and the name and id of the share link that allows it: its
         owner (no link), a share link it holds (a token it brings, or a link its account opened), or nothing
         (None, whether or not the pulka exists). One query: every watching phone asks this every few seconds."""

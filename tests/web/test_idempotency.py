@@ -112,7 +112,8 @@ def test_a_retry_that_came_while_the_first_was_written_finds_its_key_in_the_writ
     stored = snapshot(app)
     _first_look_finds_nothing(monkeypatch)
     again = client.open(path, method=method, json=body, headers=key("k-1"))
-    assert (again.status_code, again.json, again.headers["Idempotent-Replayed"]) == (first.status_code, first.json, "true")
+    assert (again.status_code, again.json) == (first.status_code, first.json)
+    assert again.headers["Idempotent-Replayed"] == "true"
     assert snapshot(app) == stored
 
 
