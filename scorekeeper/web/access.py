@@ -182,7 +182,7 @@ def check() -> None:
         if who.bearer and who.account is None and not _valid_share(who.bearer):
             raise Unauthorized("this token is wrong or revoked")
         raise NotFound()
-    g.role, g.share_label = found
+    g.role, g.share_label, g.share_id = found
     if not g.role.allows(NEEDED_ROLE[need]):
         raise Forbidden(f"a {g.role} link may not do this")
 
@@ -227,6 +227,13 @@ def remember_share(token: str) -> None:
 def role() -> Role | None:
     """The caller's role on the pulka of this request (None on a route without a pulka)."""
     return g.get("role")
+
+
+def scope() -> str:
+    """Whose idempotency keys a request's key is one of: the account's, else those of the share link that
+    lets the caller in."""
+    who = caller()
+    return f"account:{who.account.id}" if who.account is not None else f"share:{g.share_id}"
 
 
 def actor() -> str:

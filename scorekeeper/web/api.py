@@ -13,11 +13,12 @@ from ..engine import PARAMETERS, PRESETS, Deal
 from ..render.svg import ORIENTATIONS
 from . import accounts, services
 from .access import actor, caller
-from .domain import DealRefused, Pulka, Refused, Share, read_pulka_file, read_settings
+from .domain import Answer, DealRefused, Pulka, Refused, Share, read_pulka_file, read_settings
 from .forms import deal_from_fields, whole_number
+from .idempotency import idempotent, json_answer, write
 from .openapi import document
 from .models import PULKA_NAME_MAX
-from .presenters import download, entry_view, jsonable, presenter, share_url, summary
+from .presenters import Presenter, download, entry_view, jsonable, presenter, share_url, summary
 from .repository import current as repository
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -56,17 +57,26 @@ def _deal(data: dict[str, Any], pulka: Pulka, number: int) -> Deal:
     return deal
 
 
-def pulka_json(pulka: Pulka) -> dict[str, Any]:
-    return presenter(pulka).pulka_json | {"links": {"sheet": url_for("api.sheet", uid=pulka.uid),
-                                                    "page": url_for("pages.sheet", uid=pulka.uid)}}
+def pulka_json(view: Presenter) -> dict[str, Any]:
+    uid = view.pulka.uid
+    return view.pulka_json | {"links": {"sheet": url_for("api.sheet", uid=uid),
+                                        "page": url_for("pages.sheet", uid=uid)}}
 
 
-def deal_json(pulka: Pulka, number: int) -> dict[str, Any]:
-    return jsonable(presenter(pulka).deal(number)) | {"version": pulka.version}
+def deal_json(view: Presenter, number: int) -> dict[str, Any]:
+    return jsonable(view.deal(number)) | {"version": view.pulka.version}
 
 
-def _created(pulka: Pulka):
-    return jsonify(pulka_json(pulka)), 201, {"Location": url_for("api.get_pulka", uid=pulka.uid)}
+# What a write answers is built of the pulka it made, by a presenter of its own: with an idempotency key it is
+# built in the write's transaction, and presenters are kept by version (idempotency.write).
+
+
+def _created(pulka: Pulka) -> Answer:
+    return json_answer(201, pulka_json(Presenter(pulka)), url_for("api.get_pulka", uid=pulka.uid))
+
+
+def _counts(pulka: Pulka) -> Answer:
+    return json_answer(200, {"version": pulka.version, "deals": len(pulka.deals)})
 
 
 def _me() -> int:
@@ -137,13 +147,15 @@ def list_pulkas():
 
 
 @bp.post("/pulkas")
+@idempotent
 def create_pulka():
-    return _created(services.create_pulka(repository(), _me(), read_settings(_body())))
+    settings = read_settings(_body())
+    return write(lambda once: services.create_pulka(repository(), _me(), settings, once=once), _created)
 
 
 @bp.get("/pulkas/<uid>")
 def get_pulka(uid: str):
-    return jsonify(pulka_json(services.get_pulka(repository(), uid)))
+    return jsonify(pulka_json(presenter(services.get_pulka(repository(), uid))))
 
 
 @bp.patch("/pulkas/<uid>")
@@ -152,7 +164,7 @@ def patch_pulka(uid: str):
     expected = _expected(data)
     pulka = services.get_pulka(repository(), uid)
     settings = read_settings({k: v for k, v in data.items() if k != "version"}, pulka.settings)
-    return jsonify(pulka_json(services.change_settings(repository(), uid, settings, expected, actor())))
+    return jsonify(pulka_json(presenter(services.change_settings(repository(), uid, settings, expected, actor()))))
 
 
 @bp.delete("/pulkas/<uid>")
@@ -171,13 +183,18 @@ def list_deals(uid: str):
 
 
 @bp.post("/pulkas/<uid>/deals")
+@idempotent
 def add_deal(uid: str):
     data = _body()
     expected = _expected(data)
     pulka = services.get_pulka(repository(), uid)
-    saved = services.add_deal(repository(), uid, _deal(data, pulka, len(pulka.deals) + 1), expected, actor())
-    number = len(saved.deals)
-    return jsonify(deal_json(saved, number)), 201, {"Location": url_for("api.get_deal", uid=uid, number=number)}
+    deal = _deal(data, pulka, len(pulka.deals) + 1)
+
+    def added(saved: Pulka) -> Answer:
+        number = len(saved.deals)
+        return json_answer(201, deal_json(Presenter(saved), number), url_for("api.get_deal", uid=uid, number=number))
+
+    return write(lambda once: services.add_deal(repository(), uid, deal, expected, actor(), once), added)
 
 
 @bp.post("/pulkas/<uid>/deals/preview")
@@ -201,30 +218,34 @@ def preview_deal(uid: str):
 
 @bp.get("/pulkas/<uid>/deals/<int:number>")
 def get_deal(uid: str, number: int):
-    return jsonify(deal_json(services.get_pulka(repository(), uid), number))
+    return jsonify(deal_json(presenter(services.get_pulka(repository(), uid)), number))
 
 
 @bp.put("/pulkas/<uid>/deals/<int:number>")
+@idempotent
 def edit_deal(uid: str, number: int):
     data = _body()
     expected = _expected(data)
     pulka = services.get_pulka(repository(), uid)
     pulka.result(number)
-    saved = services.edit_deal(repository(), uid, number, _deal(data, pulka, number), expected, actor())
-    return jsonify(deal_json(saved, number))
+    deal = _deal(data, pulka, number)
+    return write(lambda once: services.edit_deal(repository(), uid, number, deal, expected, actor(), once),
+                 lambda saved: json_answer(200, deal_json(Presenter(saved), number)))
 
 
 @bp.delete("/pulkas/<uid>/deals/<int:number>")
+@idempotent
 def delete_deal(uid: str, number: int):
-    pulka = services.delete_deal(repository(), uid, number, _expected({}), actor())
-    return jsonify({"version": pulka.version, "deals": len(pulka.deals)})
+    expected = _expected({})
+    return write(lambda once: services.delete_deal(repository(), uid, number, expected, actor(), once), _counts)
 
 
 @bp.post("/pulkas/<uid>/undo")
+@idempotent
 def undo(uid: str):
     data = request.get_json(silent=True) if request.is_json else None
-    pulka = services.undo(repository(), uid, _expected(data if isinstance(data, dict) else {}), actor())
-    return jsonify({"version": pulka.version, "deals": len(pulka.deals)})
+    expected = _expected(data if isinstance(data, dict) else {})
+    return write(lambda once: services.undo(repository(), uid, expected, actor(), once), _counts)
 
 
 @bp.get("/pulkas/<uid>/version")
@@ -294,9 +315,9 @@ def pdf(uid: str):
 
 
 @bp.post("/import")
+@idempotent
 def import_pulka():
     if not request.is_json:
         raise Refused("send the pulka file as application/json", code="unsupported_media_type")
-    pulka = services.import_pulka(repository(), _me(), read_pulka_file(request.get_data()),
-                                   request.args.get("name", "")[:PULKA_NAME_MAX])
-    return _created(pulka)
+    file, name = read_pulka_file(request.get_data()), request.args.get("name", "")[:PULKA_NAME_MAX]
+    return write(lambda once: services.import_pulka(repository(), _me(), file, name, once), _created)

@@ -13,14 +13,16 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask.sessions import SecureCookieSessionInterface
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from . import access, api, auth, errors, pages, shell
 from .cache import Busy, Gate, VersionCache
-from .db import Database, Unavailable, private_file, reason
+from .db import Database, Unavailable, cannot_save, private_file, reason
+from .domain import CannotSave
 from .presenters import FILTERS, busy, weight
 from .repository import Repository
 
@@ -135,6 +137,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     errors.register(app)
     app.register_error_handler(Busy, busy)
     app.after_request(_security_headers)
+    app.register_error_handler(SQLAlchemyError, _database_refused)
     return app
 
 
@@ -154,6 +157,20 @@ def _security_headers(response):
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
     return response
+
+
+
+def _database_refused(error: SQLAlchemyError):
+    """A database that refuses for a while (db.cannot_save: a full disk, a read-only database, a lock held
+    too long, a lost connection) answers 503 cannot_save, as a page or as JSON: the transaction was rolled
+    back, so nothing was saved, and the client may send the write again (with its idempotency key, safely).
+    Handled here, by the exception's type, it is one place for every request, whichever query meets it: the
+    access check's, a deal's, an account's. Any other database error is a bug: raised again, it is logged
+    and answered 500."""
+    if not cannot_save(error):
+        raise error
+    current_app.logger.warning("%s %s: the database refused: %s", request.method, request.path, reason(error))
+    return errors.respond(CannotSave(reading=request.method in ("GET", "HEAD")))
 
 
 class SessionInterface(SecureCookieSessionInterface):

@@ -51,6 +51,36 @@ def reason(error: BaseException) -> str:
     return " ".join(line.strip() for line in str(error).splitlines() if line.strip()) or type(error).__name__
 
 
+# Why a database refuses a write for a while, whatever the write was; the transaction was rolled back, so
+# nothing was saved. SQLite's primary result codes (https://sqlite.org/rescode.html): busy and locked (past
+# the busy timeout), read-only, an I/O error, full, a file it cannot open.
+SQLITE_CANNOT_SAVE = {5, 6, 8, 10, 13, 14}
+# PostgreSQL's SQLSTATEs: the classes of connection exceptions (08) and insufficient resources (53: disk
+# full, out of memory, too many connections), a read-only transaction (a read-only database, a standby),
+# a lock not had in lock_timeout, and the server shutting down or not yet up.
+POSTGRESQL_CANNOT_SAVE_CLASSES = ("08", "53")
+POSTGRESQL_CANNOT_SAVE = {"25006", "55P03", "57P01", "57P02", "57P03"}
+
+
+def cannot_save(error: BaseException) -> bool:
+    """Whether `error` is the database refusing for want of storage, of a lock or of a connection (a full
+    disk, a read-only database, a lock held too long, a lost connection), not for what was asked."""
+    if isinstance(error, exc.TimeoutError):
+        return True  # no pooled connection came free in time
+    if not isinstance(error, exc.DBAPIError):
+        return False
+    if error.connection_invalidated:
+        return True  # the connection broke: SQLAlchemy threw it away
+    code = getattr(error.orig, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in SQLITE_CANNOT_SAVE  # the extended codes keep the primary one in the low byte
+    state = getattr(error.orig, "sqlstate", None)
+    if state is not None:
+        return state[:2] in POSTGRESQL_CANNOT_SAVE_CLASSES or state in POSTGRESQL_CANNOT_SAVE
+    # No code from either driver: psycopg's own failure to reach or keep the server.
+    return isinstance(error, exc.OperationalError)
+
+
 def sqlite_path(url: str) -> Path | None:
     """The file of an SQLite URL; None for another database, an in-memory one, or a URI SQLite opens itself."""
     parsed = make_url(url)

@@ -8,7 +8,7 @@ raise. Each carries a `code`: `errors.STATUS` alone turns codes into HTTP.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -109,6 +109,44 @@ class Settings:
     def seating(self) -> tuple[tuple[str, ...], int, Rules]:
         """What the first deal fixes: the players, the first dealer and the rules."""
         return self.players, self.first_dealer, self.rules
+
+
+# -- idempotency keys ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a write answered, kept with its idempotency key so that a retry gets it again: a status and a
+    JSON body (the API), or where a page redirected and the messages it flashed."""
+
+    status: int
+    body: str = ""
+    location: str | None = None
+    flashes: tuple[tuple[str, str], ...] = ()  # (category, message)
+
+
+@dataclass
+class Once:
+    """An idempotency key that a write came with: the write is made once. The key is the caller's own
+    (`scope`: an account or a share link) on one `route`; `fingerprint` tells a retry of the same request
+    from another request sent under the same key. The repository stores `answer(pulka)` of the pulka the
+    write made with the key, in the write's own transaction, and sets `given` to it."""
+
+    scope: str
+    route: str
+    key: str
+    fingerprint: str
+    answer: Callable[[Pulka], Answer] | None = None
+    given: Answer | None = None
+
+
+class Answered(Exception):
+    """The write of this key was made already (by the same request sent again, which arrived while the
+    first was being written): what it answered."""
+
+    def __init__(self, answer: Answer):
+        super().__init__(answer.status)
+        self.answer = answer
 
 
 SETTING_KEYS = ("name", "currency", "players", "first_dealer", "rules")
@@ -226,6 +264,25 @@ class VersionConflict(Refused):
     def __init__(self) -> None:
         super().__init__("the pulka changed since this page was opened (someone entered or edited a deal): "
                          "check the sheet and try again")
+
+
+class KeyReused(Refused):
+    code = "idempotency_key_reused"
+
+    def __init__(self) -> None:
+        super().__init__("this idempotency key came before with another request, which was saved: a new request "
+                         "needs a new key (a form: open it again)", "Idempotency-Key")
+
+
+class CannotSave(Refused):
+    """The database refuses writes for now (a full disk, a read-only database, a lock held too long, a lost
+    connection): the transaction was rolled back. A read that cannot reach the database says so."""
+
+    code = "cannot_save"
+
+    def __init__(self, reading: bool = False) -> None:
+        super().__init__("the server cannot reach its database right now; try again in a moment" if reading
+                         else "the server cannot save right now; nothing was saved")
 
 
 class RulesFrozen(Refused):

@@ -32,11 +32,13 @@ STATUS: dict[str, int] = {
     "unsupported_media_type": 415,
     "bad_account": 422,
     "too_many_deals": 422,
+    "idempotency_key_reused": 422,  # the same key with another request
     "too_many_attempts": 429,
     # Every other problem of the engine: the request was understood, and the rules refuse it.
     **{code.value: 422 for code in Code if code not in (Code.BAD_JSON, Code.BAD_FORMAT)},
     "server_error": 500,
     "busy": 503,  # too many PDFs asked for at once: try again in a few seconds
+    "cannot_save": 503,  # the database refuses writes for now (disk full, read-only, locked too long, connection lost)
 }
 
 # Werkzeug's own refusals (a URL that does not exist, a body too large ...) by their status.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, MetaData, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, MetaData, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from .. import pulyafile
@@ -26,6 +26,7 @@ PULKA_NAME_MAX = pulyafile.MAX_PULKA_NAME
 CURRENCY_MAX = pulyafile.MAX_CURRENCY
 USERNAME_MAX = 40
 SHARE_LABEL_MAX = 40
+IDEMPOTENCY_KEY_MAX = 100
 
 
 def now() -> datetime:
@@ -165,3 +166,25 @@ class AccessRow(Base):
 
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
     share_id: Mapped[str] = mapped_column(ForeignKey("shares.id", ondelete="CASCADE"), primary_key=True)
+
+
+class IdempotencyRow(Base):
+    """A write made under an idempotency key, and what it answered: a retry with the key gets that answer
+    again and writes nothing. Stored in the write's own transaction, so a write is never without its key."""
+
+    __tablename__ = "idempotency_keys"
+    # Keys are the caller's own ("account:7", "share:<id>"), per route ("POST /api/v1/pulkas/<uid>/deals").
+    __table_args__ = (UniqueConstraint("scope", "route", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    scope: Mapped[str] = mapped_column(String(40))
+    route: Mapped[str] = mapped_column(String(200))
+    key: Mapped[str] = mapped_column(String(IDEMPOTENCY_KEY_MAX))
+    # The request's hash: the same key with another request is refused.
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int] = mapped_column(Integer)
+    body: Mapped[str] = mapped_column(Text, default="")  # the API's JSON answer
+    location: Mapped[str | None] = mapped_column(String(300))  # a Location header, or where a page redirected
+    flashes: Mapped[list[list[str]] | None] = mapped_column(JSON(none_as_null=True))  # a page's [category, message]s
+    # Kept at least a day (repository.KEEP_ANSWERS); the index makes dropping older ones cheap.
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)

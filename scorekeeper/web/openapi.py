@@ -6,7 +6,7 @@ from typing import Any
 
 from .. import __version__
 from .errors import STATUS
-from .models import CURRENCY_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX, SHARE_LABEL_MAX, USERNAME_MAX
+from .models import CURRENCY_MAX, IDEMPOTENCY_KEY_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX, SHARE_LABEL_MAX, USERNAME_MAX
 
 NAME = {"type": "string", "minLength": 1, "maxLength": PLAYER_NAME_MAX}
 
@@ -24,7 +24,8 @@ def _errors(*statuses: int) -> dict[str, Any]:
     words = {400: "Malformed request", 401: "No credentials, or wrong or revoked ones",
              403: "The credentials do not allow this", 404: "No such pulka or deal (or not yours to see)",
              409: "The pulka is not as the request expects", 415: "The body is not application/json",
-             422: "Refused by the rules; nothing was stored", 429: "Too many failed log-ins: wait"}
+             422: "Refused by the rules; nothing was stored", 429: "Too many failed log-ins: wait",
+             503: "Try again in a moment; nothing was stored"}
     return {str(s): _json(_ref("Error"), f"{words[s]}: " + ", ".join(c for c, st in STATUS.items() if st == s))
             for s in statuses}
 
@@ -33,6 +34,15 @@ PULKA_ID = {"name": "uid", "in": "path", "required": True, "schema": {"type": "s
             "description": "the pulka's id: random, URL-safe"}
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1},
           "description": "the deal number, 1-based"}
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": IDEMPOTENCY_KEY_MAX},
+    "description": "any fresh value (a random UUID) for each write the client means to make once. Sent again "
+                   "with the same request, e.g. after the connection dropped before the answer came, it writes "
+                   "nothing and answers what the first one answered, with the header Idempotent-Replayed: true; "
+                   "with another request it is refused (422 idempotency_key_reused). Kept at least 24 hours, per "
+                   "caller (account or share link) and route. A refused write keeps no key: sent again, it is "
+                   "tried again"}
 VERSION_QUERY = {"name": "version", "in": "query", "required": False, "schema": {"type": "integer"},
                  "description": "the pulka version the client last saw; refused with 409 if it changed since"}
 
@@ -158,7 +168,8 @@ def document() -> dict[str, Any]:
         "/api/v1/pulkas": {
             "get": {"summary": "The caller's pulkas and those shared with it",
                     "responses": {"200": {"description": "a list"}}},
-            "post": {"summary": "A new pulka", "requestBody": {"required": True, "content": {
+            "post": {"summary": "A new pulka", "parameters": [IDEMPOTENCY_KEY],
+                     "requestBody": {"required": True, "content": {
                 "application/json": {"schema": _ref("PulkaWrite")}}},
                 "responses": {"201": _json(_ref("Pulka"), "created")} | _errors(400, 415, 422)}},
         "/api/v1/pulkas/{uid}": {
@@ -173,7 +184,8 @@ def document() -> dict[str, Any]:
             "parameters": p,
             "get": {"summary": "The protocol: every deal with every line it wrote and why",
                     "responses": {"200": {"description": "deals"}} | _errors(404)},
-            "post": {"summary": "Enter the next deal", "requestBody": {"required": True, "content": {
+            "post": {"summary": "Enter the next deal", "parameters": [IDEMPOTENCY_KEY],
+                     "requestBody": {"required": True, "content": {
                 "application/json": {"schema": _ref("DealWrite")}}},
                 "responses": {"201": _json(_ref("DealResult"), "stored")} | _errors(400, 404, 409, 415, 422)}},
         "/api/v1/pulkas/{uid}/deals/preview": {
@@ -191,15 +203,16 @@ def document() -> dict[str, Any]:
             "get": {"summary": "One deal", "responses": {"200": _json(_ref("DealResult"), "the deal")} | _errors(404)},
             "put": {"summary": "Replace a deal; every later deal is scored again, and the edit is refused "
                                "(naming the deal) if a later deal becomes invalid",
+                    "parameters": [IDEMPOTENCY_KEY],
                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("DealWrite")}}},
                     "responses": {"200": _json(_ref("DealResult"), "stored")} | _errors(400, 404, 409, 415, 422)},
             "delete": {"summary": "Delete a deal (refused if a later deal becomes invalid)",
-                       "parameters": [VERSION_QUERY],
-                       "responses": {"200": {"description": "deleted"}} | _errors(404, 409, 422)}},
+                       "parameters": [VERSION_QUERY, IDEMPOTENCY_KEY],
+                       "responses": {"200": {"description": "deleted"}} | _errors(400, 404, 409, 422)}},
         "/api/v1/pulkas/{uid}/undo": {
             "parameters": p,
-            "post": {"summary": "Delete the last deal", "parameters": [VERSION_QUERY],
-                     "responses": {"200": {"description": "undone"}} | _errors(404, 409)}},
+            "post": {"summary": "Delete the last deal", "parameters": [VERSION_QUERY, IDEMPOTENCY_KEY],
+                     "responses": {"200": {"description": "undone"}} | _errors(400, 404, 409, 422)}},
         "/api/v1/pulkas/{uid}/sheet": {
             "parameters": p,
             "get": {"summary": "The sheet now", "responses": {"200": _json(_ref("Sheet"), "the sheet")} | _errors(404)}},
@@ -246,7 +259,7 @@ def document() -> dict[str, Any]:
                        "responses": {"204": {"description": "revoked"}} | _errors(404)}},
         "/api/v1/import": {
             "post": {"summary": "A pulya/1 file becomes a new pulka",
-                     "parameters": [{"name": "name", "in": "query", "schema": {"type": "string"}}],
+                     "parameters": [{"name": "name", "in": "query", "schema": {"type": "string"}}, IDEMPOTENCY_KEY],
                      "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("PulyaFile")}}},
                      "responses": {"201": _json(_ref("Pulka"), "imported")} | _errors(400, 415, 422)}},
     }
@@ -258,6 +271,8 @@ def document() -> dict[str, Any]:
                 operation["security"] = []
             else:
                 operation["responses"] |= _errors(401, 403)
+            # Any request may meet a database that cannot save (or be reached) for a while.
+            operation["responses"] |= _errors(503)
     return {
         "openapi": "3.1.0",
         "info": {"title": "scorekeeper", "version": __version__,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from flask import Blueprint, current_app, flash, make_response, redirect, render_template, request, session, url_for
@@ -12,23 +13,34 @@ from markupsafe import Markup
 from ..engine import PARAMETERS, PRESETS, Kind, json_value
 from . import services
 from .access import actor, caller, remember_share, role
-from .domain import Pulka, Refused, VersionConflict, read_pulka_file, read_settings
+from .domain import Answer, Pulka, Refused, VersionConflict, read_pulka_file, read_settings
 from .errors import STATUS, field_errors
 from .forms import (ADVANCED, ConfirmForm, DealForm, ImportForm, PulkaForm, ShareForm, deal_from_fields, fields_of,
                     form_field, text_of)
+from .idempotency import idempotent, new_key, write
 from .models import PULKA_NAME_MAX
-from .presenters import download, orientation_of, presenter, qr_svg, share_url, summary
+from .presenters import Presenter, download, orientation_of, presenter, qr_svg, share_url, summary
 from .repository import current as repository
 
 bp = Blueprint("pages", __name__)
+# Every form that writes carries a fresh idempotency key: sent twice (a double tap, a browser that retries,
+# a phone that never heard back), it is saved once.
+bp.add_app_template_global(new_key, "idempotency_key")
 
 ORIENTATION_COOKIE = "orientation"
-# Stands for the CSRF token in a cached page; each request puts its own token in.
+# Stand for the CSRF token and for each form's idempotency key in a cached page; each request puts its own in.
 _TOKEN = "\x00csrf-token\x00"
+_KEY = "\x00idempotency-key\x00"
 
 
 def _me() -> int:
     return caller().account.id
+
+
+def _went(location: str, *flashes: tuple[str, str]) -> Answer:
+    """A form's answer: the page it leads to and the messages shown there. Built of the pulka the write made
+    by a presenter of its own (see idempotency.write)."""
+    return Answer(302, location=location, flashes=flashes)
 
 
 @bp.get("/")
@@ -53,17 +65,22 @@ def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka |
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@idempotent
 def new_pulka():
     form = PulkaForm()
     if request.method == "GET":
         form.fill_rules(PRESETS[form.preset.data or "sochi"])
         return _settings_page(form, {})
+
+    def started(pulka: Pulka) -> Answer:
+        return _went(url_for(".sheet", uid=pulka.uid), ("message", f"{pulka.name}: {pulka.players[pulka.first_dealer]} "
+                                                                   "deals first. Enter the deals as they end."))
+
     try:
-        pulka = services.create_pulka(repository(), _me(), read_settings(form.settings_data()))
+        settings = read_settings(form.settings_data())
+        return write(lambda once: services.create_pulka(repository(), _me(), settings, once=once), started)
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), status=STATUS[error.code])
-    flash(f"{pulka.name}: {pulka.players[pulka.first_dealer]} deals first. Enter the deals as they end.")
-    return redirect(url_for(".sheet", uid=pulka.uid))
 
 
 @bp.route("/p/<uid>/settings", methods=["GET", "POST"])
@@ -108,15 +125,16 @@ def sheet(uid: str):
     chosen = request.args.get("orientation")
     orientation = orientation_of(chosen or request.cookies.get(ORIENTATION_COOKIE))
 
-    def render(token: str | None = None) -> str:
-        return render_template("sheet.html", pulka=pulka, view=view.sheet, token=token, orientation=orientation,
-                               drawing=Markup(view.drawing(orientation)))
+    def render(token: str | None = None, once: str | None = None) -> str:
+        return render_template("sheet.html", pulka=pulka, view=view.sheet, token=token, once=once,
+                               orientation=orientation, drawing=Markup(view.drawing(orientation)))
 
     if session.get("_flashes") or not current_app.config.get("PAGE_CACHE", True):
         page = render()  # a page with messages is this request's own
     else:
         key = ("sheet.html", orientation, role())  # a viewer's page has no buttons to change the pulka
-        page = view.page(key, lambda: render(_TOKEN)).replace(_TOKEN, generate_csrf())
+        page = view.page(key, lambda: render(_TOKEN, _KEY)).replace(_TOKEN, generate_csrf())
+        page = re.sub(_KEY, lambda _: new_key(), page)
     response = make_response(page)
     if chosen == orientation:
         # Remembered for every pulka, so the sheet keeps its turn after each deal's redirect.
@@ -125,16 +143,18 @@ def sheet(uid: str):
 
 
 @bp.post("/p/<uid>/undo")
+@idempotent
 def undo(uid: str):
     try:
-        pulka = services.undo(repository(), uid, ConfirmForm().expected(), actor())
+        expected = ConfirmForm().expected()
+        return write(lambda once: services.undo(repository(), uid, expected, actor(), once),
+                     lambda pulka: _went(url_for(".sheet", uid=uid),
+                                         ("message", f"Deal {len(pulka.deals) + 1} undone.")))
     except Refused as error:
         if error.code == "not_found":
             raise
         flash(error.message, "error")
         return redirect(url_for(".sheet", uid=uid)), 303
-    flash(f"Deal {len(pulka.deals) + 1} undone.")
-    return redirect(url_for(".sheet", uid=uid))
 
 
 # -- entering and editing a deal ------------------------------------------------------------
@@ -159,12 +179,12 @@ def _deal_post(pulka: Pulka, number: int):
             result = services.preview(pulka, deal, number if editing else None)
             return _deal_page(pulka, number, data, {}, summary(result.entries, pulka.players))
         # The deal was read on the sheet of this version: it is written on that version or not at all.
-        expected = form.expected(pulka.version)
+        expected, by = form.expected(pulka.version), actor()
         if editing:
-            saved = services.edit_deal(repository(), pulka.uid, number, deal, expected, actor())
-        else:
-            saved = services.add_deal(repository(), pulka.uid, deal, expected, actor())
-            number = len(saved.deals)
+            return write(lambda once: services.edit_deal(repository(), pulka.uid, number, deal, expected, by, once),
+                         lambda saved: _deal_saved(pulka, saved, number))
+        return write(lambda once: services.add_deal(repository(), pulka.uid, deal, expected, by, once),
+                     lambda saved: _deal_saved(pulka, saved, len(saved.deals)))
     except VersionConflict as error:
         # Show the form again on the pulka as it is now: a new deal becomes the next one.
         now = services.get_pulka(repository(), pulka.uid)
@@ -176,17 +196,22 @@ def _deal_post(pulka: Pulka, number: int):
         if error.code == "not_found":
             raise
         return _deal_page(pulka, number, data, field_errors(error), status=STATUS[error.code])
-    shown = presenter(saved).deal(number)
+
+
+def _deal_saved(before: Pulka, saved: Pulka, number: int) -> Answer:
+    """To the sheet, saying what deal `number` wrote (and when it finished the pulka)."""
+    shown = Presenter(saved).deal(number)
     message = f"Deal {number} saved: " + "; ".join(shown["summary"])
     if shown["pulya_closed"]:
         message += ". " + ", ".join(shown["pulya_closed"]) + " closed the pulya"
-    flash(message + ("" if message.endswith(".") else "."))
-    if saved.sheet.finished and not pulka.sheet.finished:
-        flash("The pulka is finished. See the settlement.", "finished")
-    return redirect(url_for(".sheet", uid=pulka.uid))
+    flashes = [("message", message + ("" if message.endswith(".") else "."))]
+    if saved.sheet.finished and not before.sheet.finished:
+        flashes.append(("finished", "The pulka is finished. See the settlement."))
+    return _went(url_for(".sheet", uid=before.uid), *flashes)
 
 
 @bp.route("/p/<uid>/deal", methods=["GET", "POST"])
+@idempotent
 def new_deal(uid: str):
     pulka = services.get_pulka(repository(), uid)
     number = len(pulka.deals) + 1
@@ -201,6 +226,7 @@ def new_deal(uid: str):
 
 
 @bp.route("/p/<uid>/deals/<int:number>/edit", methods=["GET", "POST"])
+@idempotent
 def edit_deal(uid: str, number: int):
     pulka = services.get_pulka(repository(), uid)
     result = pulka.result(number)
@@ -210,6 +236,7 @@ def edit_deal(uid: str, number: int):
 
 
 @bp.route("/p/<uid>/deals/<int:number>/delete", methods=["GET", "POST"])
+@idempotent
 def delete_deal(uid: str, number: int):
     pulka = services.get_pulka(repository(), uid)
     shown = presenter(pulka).deal(number)
@@ -221,11 +248,12 @@ def delete_deal(uid: str, number: int):
                 action=url_for(".delete_deal", uid=uid, number=number), button=f"Delete deal {number}")
     if request.method == "POST":
         try:
-            services.delete_deal(repository(), uid, number, form.expected(), actor())
+            expected = form.expected()
+            return write(lambda once: services.delete_deal(repository(), uid, number, expected, actor(), once),
+                         lambda _: _went(url_for(".history", uid=uid),
+                                         ("message", f"Deal {number} deleted; the sheet is scored again.")))
         except Refused as error:
             return render_template("confirm.html", error=error.message, **page), STATUS[error.code]
-        flash(f"Deal {number} deleted; the sheet is scored again.")
-        return redirect(url_for(".history", uid=uid))
     form.version.data = pulka.version
     return render_template("confirm.html", **page)
 
@@ -265,6 +293,7 @@ def protocol(uid: str):
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@idempotent
 def import_pulka():
     form = ImportForm()
     if request.method == "GET":
@@ -278,12 +307,11 @@ def import_pulka():
         file = read_pulka_file(text)
         if not name and not file.name and upload and upload.filename:  # a file without a name of its own
             name = upload.filename.rsplit(".pulya", 1)[0].rsplit(".json", 1)[0]
-        pulka = services.import_pulka(repository(), _me(), file, name[:PULKA_NAME_MAX])
+        return write(lambda once: services.import_pulka(repository(), _me(), file, name[:PULKA_NAME_MAX], once),
+                     lambda pulka: _went(url_for(".sheet", uid=pulka.uid),
+                                         ("message", f"Imported {pulka.name}: {len(pulka.deals)} deals.")))
     except Refused as error:
         return render_template("import.html", form=form, error=error.message), STATUS[error.code]
-    flash(f"Imported {pulka.name}: {len(pulka.deals)} deals.")
-    return redirect(url_for(".sheet", uid=pulka.uid))
-
 
 
 # -- share links ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,15 +17,16 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import bindparam, delete, func, or_, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ..engine import Contract, Deal, DealType, Replay, Rules, replay
 from .cache import Section, VersionCache
-from .db import Database
-from .domain import Account, AccountInvalid, NotFound, Pulka, Role, Settings, Share
-from .models import (AccessRow, AccountRow, DealRow, LoginFailureRow, PlayerRow, PulkaRow, SeatRow, ShareRow, TokenRow,
-                     now)
+from .db import Database, cannot_save
+from .domain import Account, AccountInvalid, Answer, Answered, KeyReused, NotFound, Once, Pulka, Role, Settings, Share
+from .models import (AccessRow, AccountRow, DealRow, IdempotencyRow, LoginFailureRow, PlayerRow, PulkaRow, SeatRow,
+                     ShareRow, TokenRow, now)
 
 
 @dataclass(frozen=True)
@@ -53,8 +55,13 @@ _ACCOUNT_BY = {
     "username": _ACCOUNTS.where(AccountRow.username_key == bindparam("value")),
     "token": _ACCOUNTS.join(TokenRow, TokenRow.account_id == AccountRow.id).where(TokenRow.token_hash == bindparam("value")),
 }
+# INSERT … ON CONFLICT is each dialect's own construct (the same SQL in both).
+_INSERT = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 # A share link's last use is written at most this often: reading the sheet should not write every time.
 LAST_USED_EVERY = timedelta(minutes=10)
+# An idempotency key answers its retries this long at least; each process drops older keys about once an hour.
+KEEP_ANSWERS = timedelta(hours=24)
+SWEEP_EVERY = 3600.0  # seconds
 
 
 def new_uid() -> str:
@@ -70,6 +77,7 @@ class Repository:
         self.max_deals = max_deals  # the app's limit on a pulka's deals, which the use cases keep
         # The app gives its share of one budget in bytes; alone (tests, commands): the 256 latest pulkas.
         self.cache = cache or VersionCache(256).section("pulkas")
+        self._swept: float | None = None  # when this process last dropped old idempotency keys
 
     # -- reading ------------------------------------------------------------------------
 
@@ -112,59 +120,65 @@ class Repository:
             return list(session.scalars(
                 select(PlayerRow.name).where(PlayerRow.owner_id == account_id).order_by(PlayerRow.name)))
 
-    def role(self, uid: str, account_id: int | None, share_tokens: Sequence[str]) -> tuple[Role, str] | None:
-        """What this caller may do with the pulka, and the name of the share link that allows it: its
-        owner, a share link it holds (a token it brings, or a link its account opened), or nothing (None,
-        whether or not the pulka exists). One query: every watching phone asks this every few seconds."""
+    def role(self, uid: str, account_id: int | None,
+             share_tokens: Sequence[str]) -> tuple[Role, str, str | None] | None:
+        """What this caller may do with the pulka, and the name and id of the share link that allows it: its
+        owner (no link), a share link it holds (a token it brings, or a link its account opened), or nothing
+        (None, whether or not the pulka exists). One query: every watching phone asks this every few seconds."""
         with self.db.reads.connect() as connection:
             rows = connection.execute(_ACCESS, {"uid": uid, "account": account_id, "tokens": list(share_tokens)}).all()
         if not rows:
             return None
         if rows[0].owner_id is not None and rows[0].owner_id == account_id:
-            return Role.OWNER, ""
+            return Role.OWNER, "", None
         shares = [row for row in rows if row.share_id is not None]
         if not shares:
             return None
         self._used([share.share_id for share in shares
                     if share.last_used_at is None or now() - _aware(share.last_used_at) > LAST_USED_EVERY])
         best = min(shares, key=lambda share: share.role != Role.SCORER)  # a scorer link, if it holds one
-        return Role(best.role), best.label
+        return Role(best.role), best.label, best.share_id
 
     def _used(self, share_ids: Sequence[str]) -> None:
         if share_ids:
-            with self.db.engine.begin() as connection:
+            with _noting(), self.db.engine.begin() as connection:
                 connection.execute(update(ShareRow).where(ShareRow.id.in_(share_ids)).values(last_used_at=now()))
 
     # -- writing ------------------------------------------------------------------------
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
-               started: datetime | None = None) -> Pulka:
+               started: datetime | None = None, once: Once | None = None) -> Pulka:
         """A new pulka of the account with its deals (an import brings some, and when it started), already
-        replayed by the caller."""
-        for attempt in (1, 2):
-            try:
-                with self.db.Session.begin() as session:
-                    row = PulkaRow(uid=new_uid(), owner_id=owner_id, name=settings.name, currency=settings.currency,
-                                   rules=settings.rules.overrides(), first_dealer=settings.first_dealer, version=1,
-                                   created_at=started or now())
-                    row.seats = _seats(session, owner_id, settings.players)
-                    session.add(row)
-                    session.flush()
-                    session.add_all(DealRow(pulka_id=row.id, position=number, **deal_values(deal))
-                                    for number, deal in enumerate(deals, 1))
-                    session.flush()
-                    pulka = _pulka(row, tuple(deals), replayed)
-                break
-            except IntegrityError:
-                # Another table added one of these new players at the same moment: the second
-                # attempt finds him and reuses him.
-                if attempt == 2:
-                    raise
+        replayed by the caller; made once under the idempotency key `once`."""
+        self._sweep(once)
+        try:
+            with self.db.Session.begin() as session:
+                row = PulkaRow(uid=new_uid(), owner_id=owner_id, name=settings.name, currency=settings.currency,
+                               rules=settings.rules.overrides(), first_dealer=settings.first_dealer, version=1,
+                               created_at=started or now())
+                row.seats = _seats(session, owner_id, settings.players)
+                session.add(row)
+                session.flush()
+                session.add_all(DealRow(pulka_id=row.id, position=number, **deal_values(deal))
+                                for number, deal in enumerate(deals, 1))
+                session.flush()
+                pulka = _pulka(row, tuple(deals), replayed)
+                _remember(session, once, pulka)
+        except IntegrityError:
+            # A new pulka locks nothing that a retry would wait for: the same request sent again while this
+            # one was made stored the key first, and the key's unique constraint refused this one.
+            answer = self.answered(once) if once is not None else None
+            if answer is None:
+                raise
+            raise Answered(answer) from None
         return self.cache.put((pulka.uid, pulka.version), pulka)
 
     @contextmanager
-    def writing(self, uid: str) -> Iterator[Change]:
-        """One transaction on one pulka: committed when the block ends, rolled back if it raises."""
+    def writing(self, uid: str, once: Once | None = None) -> Iterator[Change]:
+        """One transaction on one pulka: committed when the block ends, rolled back if it raises. Under the
+        idempotency key `once`, the key and its answer are stored in the same transaction; Answered if the
+        key's write was made already."""
+        self._sweep(once)
         with self.db.Session.begin() as session:
             # Bumping the version first locks the pulka (a row lock in PostgreSQL, the write lock in
             # SQLite), so concurrent writes to one pulka queue up instead of interleaving.
@@ -174,6 +188,10 @@ class Repository:
                 .returning(PulkaRow.id, PulkaRow.version)).first()
             if found is None:
                 raise NotFound()
+            # Looked for under the lock: the same request sent again while the first was being written
+            # waited for the lock above, and finds the first one's key here.
+            if once is not None and (answer := _answer(session, once)) is not None:
+                raise Answered(answer)
             pulka_id, version = found
             before = self.cache.get((uid, version - 1))
             if before is None:
@@ -181,8 +199,24 @@ class Repository:
                 before = dataclasses.replace(_pulka(row, _deals(session, pulka_id)), version=version - 1)
             change = Change(session, pulka_id, before)
             yield change
+            _remember(session, once, change.after)
         if change.after is not None:
             self.cache.put((uid, change.after.version), change.after)
+
+    def answered(self, once: Once) -> Answer | None:
+        """What the write of this idempotency key answered, if it was made (KeyReused if the key came with
+        another request)."""
+        with self.db.reads.connect() as connection:
+            return _answer(connection, once)
+
+    def _sweep(self, once: Once | None) -> None:
+        """Drop the idempotency keys older than KEEP_ANSWERS, at most once an hour in each process: one
+        DELETE along the index on their time, in a transaction of its own before a write with a key."""
+        if once is None or (self._swept is not None and time.monotonic() - self._swept < SWEEP_EVERY):
+            return
+        self._swept = time.monotonic()
+        with self.db.engine.begin() as connection:
+            connection.execute(delete(IdempotencyRow).where(IdempotencyRow.created_at < now() - KEEP_ANSWERS))
 
     def delete(self, uid: str) -> None:
         with self.db.Session.begin() as session:
@@ -267,7 +301,7 @@ class Repository:
             session.add_all(LoginFailureRow(key=key) for key in keys)
 
     def forget_failures(self, key: str) -> None:
-        with self.db.engine.begin() as connection:
+        with _noting(), self.db.engine.begin() as connection:
             connection.execute(delete(LoginFailureRow).where(LoginFailureRow.key == key))
 
     def claim(self, account_id: int) -> int:
@@ -369,6 +403,47 @@ class Change:
         self.session.execute(statement, execution_options={"synchronize_session": False})
 
 
+@contextmanager
+def _noting() -> Iterator[None]:
+    """A write that only notes something (when a link was last used, log-in failures to forget) is left
+    out while the database cannot save (db.cannot_save), so that reading and logging in still work."""
+    try:
+        yield
+    except SQLAlchemyError as error:
+        if not cannot_save(error):
+            raise
+
+
+# -- idempotency keys ------------------------------------------------------------------------------
+
+
+def _key(once: Once):
+    return ((IdempotencyRow.scope == once.scope) & (IdempotencyRow.route == once.route)
+            & (IdempotencyRow.key == once.key))
+
+
+def _answer(connection, once: Once) -> Answer | None:
+    """The stored answer of the key (through a session or a plain connection); KeyReused for another request."""
+    row = connection.execute(select(IdempotencyRow.fingerprint, IdempotencyRow.status, IdempotencyRow.body,
+                                    IdempotencyRow.location, IdempotencyRow.flashes).where(_key(once))).first()
+    if row is None:
+        return None
+    if row.fingerprint != once.fingerprint:
+        raise KeyReused()
+    return Answer(row.status, row.body, row.location, tuple((category, text) for category, text in row.flashes or ()))
+
+
+def _remember(session: Session, once: Once | None, pulka: Pulka | None) -> None:
+    """Store the key with the answer to the write that made `pulka`, in the write's transaction."""
+    if once is None or pulka is None:
+        return
+    once.given = answer = once.answer(pulka)
+    session.add(IdempotencyRow(scope=once.scope, route=once.route, key=once.key, fingerprint=once.fingerprint,
+                               status=answer.status, body=answer.body, location=answer.location,
+                               flashes=[list(flash) for flash in answer.flashes] or None))
+    session.flush()  # a key stored meanwhile by the same request sent again is refused here, not at commit
+
+
 # -- rows <-> engine objects ---------------------------------------------------------------------
 
 
@@ -377,11 +452,23 @@ def _players(row: PulkaRow) -> tuple[str, ...]:
 
 
 def _seats(session: Session, owner_id: int | None, names: Sequence[str]) -> list[SeatRow]:
-    """The seats of `names`, each an existing player of the owner's circle or a new one."""
-    known = {p.name: p for p in session.scalars(
-        select(PlayerRow).where(PlayerRow.owner_id == owner_id, PlayerRow.name.in_(names)))}
-    return [SeatRow(seat=seat, player=known.get(name) or PlayerRow(owner_id=owner_id, name=name))
-            for seat, name in enumerate(names)]
+    """The seats of `names`, each an existing player of the owner's circle or a new one.
+
+    Race-free: when two tables seat the same new name at once, INSERT … ON CONFLICT DO NOTHING lets the
+    second wait for the first and then add nothing, and both find the one row. The new names go in sorted,
+    so two tables adding overlapping names take their locks in the same order and cannot deadlock."""
+    def known() -> dict[str, PlayerRow]:
+        return {p.name: p for p in session.scalars(
+            select(PlayerRow).where(PlayerRow.owner_id == owner_id, PlayerRow.name.in_(names)))}
+
+    players = known()
+    new = sorted(set(names) - set(players))
+    if new:
+        insert = _INSERT[session.get_bind().dialect.name]
+        session.execute(insert(PlayerRow).values([{"owner_id": owner_id, "name": name} for name in new])
+                        .on_conflict_do_nothing(index_elements=["owner_id", "name"]))
+        players = known()
+    return [SeatRow(seat=seat, player=players[name]) for seat, name in enumerate(names)]
 
 
 def username_key(username: str) -> str:

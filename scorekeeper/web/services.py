@@ -3,8 +3,10 @@
 A write builds the pulka's new list of deals, replays it with the engine and
 stores it only if it replays; otherwise it raises a `domain` error and
 nothing is stored. Writes take the version the caller last saw (None: any),
-so two phones cannot enter the same deal twice unknowingly. No HTTP here:
-the routes parse requests, and errors.py answers.
+so two phones cannot enter the same deal twice unknowingly, and an optional
+idempotency key (`once`), stored in the write's transaction, so that a
+request sent again is not made twice. No HTTP here: the routes parse
+requests, and errors.py answers.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from datetime import datetime
 
 from .. import pulyafile
 from ..engine import Deal, DealResult, PulkaError, Replay, replay
-from .domain import (DealRefused, NotFound, NothingToUndo, Pulka, Refused, Role, RulesFrozen, Settings, Share,
+from .domain import (DealRefused, NotFound, NothingToUndo, Once, Pulka, Refused, Role, RulesFrozen, Settings, Share,
                      TooManyDeals, VersionConflict, read_settings)
 from .models import SHARE_LABEL_MAX
 from .repository import Repository, Summary
@@ -53,13 +55,14 @@ def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
 
 
 def create_pulka(repo: Repository, owner_id: int, settings: Settings, deals: Sequence[Deal] = (),
-                 started: datetime | None = None) -> Pulka:
+                 started: datetime | None = None, once: Once | None = None) -> Pulka:
     if len(deals) > repo.max_deals:
         raise TooManyDeals(repo.max_deals)
-    return repo.create(owner_id, settings, deals, _replay(settings, deals), started)
+    return repo.create(owner_id, settings, deals, _replay(settings, deals), started, once)
 
 
-def import_pulka(repo: Repository, owner_id: int, file: pulyafile.Pulka, name: str = "") -> Pulka:
+def import_pulka(repo: Repository, owner_id: int, file: pulyafile.Pulka, name: str = "",
+                 once: Once | None = None) -> Pulka:
     """A pulka file as a new pulka, named `name`, else as the file names it, else after its players."""
     settings = read_settings({
         "name": name or file.name or "Imported pulka of " + ", ".join(file.players),
@@ -68,7 +71,7 @@ def import_pulka(repo: Repository, owner_id: int, file: pulyafile.Pulka, name: s
         "first_dealer": file.players[file.first_dealer],
         "rules": file.rules.overrides(),
     })
-    return create_pulka(repo, owner_id, settings, file.deals, file.started)
+    return create_pulka(repo, owner_id, settings, file.deals, file.started, once)
 
 
 def change_settings(repo: Repository, uid: str, settings: Settings, expected: int | None = None,
@@ -92,8 +95,9 @@ def delete_pulka(repo: Repository, uid: str) -> None:
 # -- deals -------------------------------------------------------------------------------------
 
 
-def add_deal(repo: Repository, uid: str, deal: Deal, expected: int | None = None, by: str = "") -> Pulka:
-    with repo.writing(uid) as change:
+def add_deal(repo: Repository, uid: str, deal: Deal, expected: int | None = None, by: str = "",
+             once: Once | None = None) -> Pulka:
+    with repo.writing(uid, once) as change:
         before = _expect(change.before, expected)
         if len(before.deals) >= repo.max_deals:
             raise TooManyDeals(repo.max_deals)
@@ -104,9 +108,9 @@ def add_deal(repo: Repository, uid: str, deal: Deal, expected: int | None = None
 
 
 def edit_deal(repo: Repository, uid: str, number: int, deal: Deal, expected: int | None = None,
-              by: str = "") -> Pulka:
+              by: str = "", once: Once | None = None) -> Pulka:
     """Replace deal `number`; every later deal is scored again, and must stay valid."""
-    with repo.writing(uid) as change:
+    with repo.writing(uid, once) as change:
         before = _expect(change.before, expected)
         before.result(number)
         deals = list(before.deals)
@@ -116,9 +120,10 @@ def edit_deal(repo: Repository, uid: str, number: int, deal: Deal, expected: int
         return change.done(deals, replayed, _note("edited", number, by))
 
 
-def delete_deal(repo: Repository, uid: str, number: int, expected: int | None = None, by: str = "") -> Pulka:
+def delete_deal(repo: Repository, uid: str, number: int, expected: int | None = None, by: str = "",
+                once: Once | None = None) -> Pulka:
     """Remove deal `number`; the later deals keep their order and are scored again, and must stay valid."""
-    with repo.writing(uid) as change:
+    with repo.writing(uid, once) as change:
         before = _expect(change.before, expected)
         before.result(number)
         deals = before.deals[:number - 1] + before.deals[number:]
@@ -127,9 +132,9 @@ def delete_deal(repo: Repository, uid: str, number: int, expected: int | None = 
         return change.done(deals, replayed, _note("deleted", number, by))
 
 
-def undo(repo: Repository, uid: str, expected: int | None = None, by: str = "") -> Pulka:
+def undo(repo: Repository, uid: str, expected: int | None = None, by: str = "", once: Once | None = None) -> Pulka:
     """Take the last deal back."""
-    with repo.writing(uid) as change:
+    with repo.writing(uid, once) as change:
         before = _expect(change.before, expected)
         if not before.deals:
             raise NothingToUndo()

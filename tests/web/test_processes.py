@@ -26,22 +26,28 @@ def free_port() -> int:
 
 
 class Server:
-    """`scorekeeper serve` in a process of its own, stopped by its process id."""
+    """`scorekeeper serve` in a process of its own, stopped (or killed) by its process id; on `port`, say to
+    take the place of one that was killed."""
 
-    def __init__(self, database_url: str, instance: Path, *args: str):
-        self.port = free_port()
+    def __init__(self, database_url: str, instance: Path, *args: str, port: int | None = None):
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if k != "FLASK_SECRET_KEY"}
         env |= {"DATABASE_URL": database_url, "SCOREKEEPER_INSTANCE": str(instance)}
-        self.process = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(self.port),
-                                         *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        # The output goes to a file: a pipe nobody reads fills up after a few tracebacks, and then the
+        # server's logging blocks every thread.
+        instance.parent.mkdir(parents=True, exist_ok=True)
+        self.log = instance.parent / f"server-{self.port}.log"
+        with self.log.open("ab") as output:  # a server started again on a port adds to its log
+            self.process = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port",
+                                             str(self.port), *args], env=env, stdout=output, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while True:
             try:
                 urllib.request.urlopen(self.base + "/login", timeout=2)
                 break
             except OSError:
-                assert self.process.poll() is None, self.process.stdout.read().decode()
+                assert self.process.poll() is None, self.log.read_text()
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.1)
 
@@ -66,13 +72,18 @@ class Server:
         self.process.send_signal(signal.SIGTERM)
         self.process.wait(15)
 
+    def kill(self) -> None:
+        """SIGKILL: no request finishes, no connection closes cleanly, nothing is flushed."""
+        self.process.kill()
+        self.process.wait(15)
+
 
 @pytest.fixture
 def servers(database_url, tmp_path):
     started = []
 
-    def start(*args: str) -> Server:
-        server = Server(database_url, tmp_path / "instance", *args)
+    def start(*args: str, port: int | None = None) -> Server:
+        server = Server(database_url, tmp_path / "instance", *args, port=port)
         started.append(server)
         return server
 
