@@ -59,6 +59,8 @@ NEEDS: dict[str, Need] = {
     "pages.edit_deal": Need.SCORE,
     "pages.delete_deal": Need.SCORE,
     "pages.undo": Need.SCORE,
+    "pages.restore": Need.SCORE,
+    "pages.again": Need.OWN,
     "pages.settings": Need.OWN,
     "pages.remove": Need.OWN,
     "pages.shares": Need.OWN,

@@ -13,12 +13,12 @@ from ..engine import PARAMETERS, PRESETS, Deal
 from ..render.svg import ORIENTATIONS
 from . import accounts, services
 from .access import actor, caller
-from .domain import Answer, DealRefused, Pulka, Refused, Share, read_pulka_file, read_settings
+from .domain import Answer, Pulka, Refused, Share, read_deal, read_pulka_file, read_settings
 from .forms import deal_from_fields, whole_number
 from .idempotency import idempotent, json_answer, write
 from .openapi import document
 from .models import PULKA_NAME_MAX
-from .presenters import Presenter, download, entry_view, jsonable, presenter, share_url, summary
+from .presenters import Presenter, download, entry_view, jsonable, presenter, share_url, summary, written
 from .repository import current as repository
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -49,12 +49,7 @@ def _expected(data: dict[str, Any]) -> int | None:
 
 def _deal(data: dict[str, Any], pulka: Pulka, number: int) -> Deal:
     """The deal in a body: `{"deal": {...}}` or the deal object itself, as in the pulka file."""
-    item = data.get("deal", {k: v for k, v in data.items() if k != "version"})
-    seats = {name: seat for seat, name in enumerate(pulka.players)}
-    deal, problems = pulyafile.read_deal(item, seats, number)
-    if problems:
-        raise DealRefused(sorted(problems, key=lambda p: p.code.rank), pulka.players)
-    return deal
+    return read_deal(data.get("deal", {k: v for k, v in data.items() if k != "version"}), pulka.players, number)
 
 
 def pulka_json(view: Presenter) -> dict[str, Any]:
@@ -213,7 +208,8 @@ def preview_deal(uid: str):
     result = services.preview(pulka, deal, number)
     return jsonify({"n": at, "deal": pulyafile.deal_to_json(deal, pulka.players),
                     "entries": jsonable([entry_view(e, pulka.players) for e in result.entries]),
-                    "summary": summary(result.entries, pulka.players)})
+                    "summary": summary(result.entries, pulka.players),
+                    "lines": written(result.entries, pulka.players)})
 
 
 @bp.get("/pulkas/<uid>/deals/<int:number>")

@@ -220,6 +220,15 @@ def read_pulka_file(text: bytes | str) -> pulyafile.Pulka:
         raise Refused(error.message, p.field, p.deal, code=p.code.value) from None
 
 
+def read_deal(item: object, players: Sequence[str], number: int) -> Deal:
+    """A deal as the pulka file writes it (players by name), read as deal `number`; DealRefused when it is not
+    one (the problems ranked, as the engine ranks them)."""
+    deal, problems = pulyafile.read_deal(item, {name: seat for seat, name in enumerate(players)}, number)
+    if problems:
+        raise DealRefused(sorted(problems, key=lambda p: p.code.rank), players)
+    return deal
+
+
 # -- refusals ---------------------------------------------------------------------------------
 
 

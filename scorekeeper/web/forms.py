@@ -17,8 +17,8 @@ from flask_wtf.file import FileField
 from wtforms import BooleanField, Field, HiddenField, PasswordField, SelectMultipleField, StringField, TextAreaField
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
-from ..engine import (PARAMETERS, PRESETS, Contract, Deal, DealType, Kind, Parameter, Preset, Rules, Sheet, defenders,
-                      json_value)
+from ..engine import (PARAMETERS, PRESETS, Contract, Deal, DealType, Kind, Parameter, Preset, Rules, Sheet,
+                      SingleWhistMade, defenders, json_value)
 from .domain import Refused
 
 MAIN_PARAMETERS = ("pulya_size", "whist_price")
@@ -149,8 +149,35 @@ def deal_from_fields(fields: Mapping[str, Any], sheet: Sheet, rules: Rules) -> D
         if declarer in active:
             whist = {seat: word for seat in defenders(active, declarer) if (word := fields.get(f"w{seat}"))}
     words = Deal(kind, declarer, contract, whist)
-    tricks = _tricks(fields, active) if words.played(rules) else None
-    return Deal(kind, declarer, contract, whist, tricks, len(words.whisters) == 1 and fields.get("open") == "open")
+    lone = len(words.whisters) == 1
+    if not words.played(rules):
+        tricks = None
+    elif lone and lone_whist_total(rules):
+        passer = next(seat for seat in defenders(active, declarer) if seat not in words.whisters)
+        tricks = _declarer_only(fields, declarer, words.whisters[0], passer)
+    else:
+        tricks = _tricks(fields, active)
+    return Deal(kind, declarer, contract, whist, tricks, lone and fields.get("open") == "open")
+
+
+def lone_whist_total(rules: Rules) -> bool:
+    """Whether, with one whister (the other defender passed), only the defence's total of tricks counts, so
+    the form asks for the declarer's count alone. True under `single_whist_made: whister_all`
+    (scoring._game): made, the whister writes whists for the defence's total and his shortfall is measured
+    on that total (_shortfall); remiz, `greedy` writes the total for the whister and `gentleman` halves the
+    total between the two, and consolation counts the declarer's undertricks. Under `each_own` the passer
+    writes whists for his own tricks, so the split counts and every count is asked."""
+    return rules.single_whist_made is SingleWhistMade.WHISTER_ALL
+
+
+def _declarer_only(fields: Mapping[str, Any], declarer: int, whister: int, passer: int) -> dict[int, Any] | None:
+    """The tricks of a lone whist when only the defence's total counts (lone_whist_total): the declarer's
+    count, and the rest stored as the whister's with 0 for the passer. The split between the two defenders
+    is not recorded: it cannot change any score, so nobody is asked for it."""
+    taken = whole_number(fields.get(f"t{declarer}"))
+    if not isinstance(taken, int) or taken > 10:
+        return None if taken is None else {declarer: taken}
+    return {declarer: taken, whister: 10 - taken, passer: 0}
 
 
 def fields_of(deal: Deal) -> dict[str, str]:

@@ -6,20 +6,22 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, current_app, flash, make_response, redirect, render_template, request, session, url_for
+from flask import (Blueprint, current_app, flash, get_flashed_messages, make_response, redirect, render_template,
+                   request, session, url_for)
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from .. import pulyafile
 from ..engine import PARAMETERS, PRESETS, Kind, json_value
 from . import services
 from .access import actor, caller, remember_share, role
-from .domain import Answer, Pulka, Refused, VersionConflict, read_pulka_file, read_settings
+from .domain import Answer, Pulka, Refused, VersionConflict, read_deal, read_pulka_file, read_settings
 from .errors import STATUS, field_errors
 from .forms import (ADVANCED, ConfirmForm, DealForm, ImportForm, PulkaForm, ShareForm, deal_from_fields, fields_of,
                     form_field, text_of)
 from .idempotency import idempotent, new_key, write
 from .models import PULKA_NAME_MAX
-from .presenters import Presenter, download, orientation_of, presenter, qr_svg, share_url, summary
+from .presenters import Presenter, card, download, orientation_of, presenter, qr_svg, share_url, written
 from .repository import current as repository
 
 bp = Blueprint("pages", __name__)
@@ -28,6 +30,7 @@ bp = Blueprint("pages", __name__)
 bp.add_app_template_global(new_key, "idempotency_key")
 
 ORIENTATION_COOKIE = "orientation"
+RESTORE = "restore"  # the kind of message that carries the deal an undo took back, offered on the sheet
 # Stand for the CSRF token and for each form's idempotency key in a cached page; each request puts its own in.
 _TOKEN = "\x00csrf-token\x00"
 _KEY = "\x00idempotency-key\x00"
@@ -45,7 +48,8 @@ def _went(location: str, *flashes: tuple[str, str]) -> Answer:
 
 @bp.get("/")
 def index():
-    return render_template("index.html", pulkas=services.list_pulkas(repository(), _me()))
+    return render_template("index.html", pulkas=[card(summary, pulka) for summary, pulka
+                                                 in services.pulkas_as_they_stand(repository(), _me())])
 
 
 # -- a new pulka, and its settings ---------------------------------------------------------
@@ -81,6 +85,15 @@ def new_pulka():
         return write(lambda once: services.create_pulka(repository(), _me(), settings, once=once), started)
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), status=STATUS[error.code])
+
+
+@bp.post("/p/<uid>/again")
+@idempotent
+def again(uid: str):
+    """"Same players again": a new pulka with this one's seats and rules, opened at once."""
+    return write(lambda once: services.again(repository(), _me(), uid, once),
+                 lambda pulka: _went(url_for(".sheet", uid=pulka.uid), ("message", "A new pulka for the same table: "
+                                     f"{pulka.players[pulka.first_dealer]} deals first.")))
 
 
 @bp.route("/p/<uid>/settings", methods=["GET", "POST"])
@@ -126,8 +139,10 @@ def sheet(uid: str):
     orientation = orientation_of(chosen or request.cookies.get(ORIENTATION_COOKIE))
 
     def render(token: str | None = None, once: str | None = None) -> str:
-        return render_template("sheet.html", pulka=pulka, view=view.sheet, token=token, once=once,
-                               orientation=orientation, drawing=Markup(view.drawing(orientation)))
+        offers = get_flashed_messages(category_filter=[RESTORE]) if token is None else []
+        return render_template("sheet.html", pulka=pulka, view=view.sheet, balances=view.balances, token=token,
+                               once=once, orientation=orientation, drawing=Markup(view.drawing(orientation)),
+                               restore=json.loads(offers[-1]) if offers else None)
 
     if session.get("_flashes") or not current_app.config.get("PAGE_CACHE", True):
         page = render()  # a page with messages is this request's own
@@ -145,11 +160,20 @@ def sheet(uid: str):
 @bp.post("/p/<uid>/undo")
 @idempotent
 def undo(uid: str):
+    before = services.get_pulka(repository(), uid)
+
+    def offered(pulka: Pulka) -> Answer:
+        # Never lost silently: the sheet the undo opens offers the deal back (a plain form, so without
+        # JavaScript too), exactly as it was stored, to be written on the version the undo made. It travels
+        # as a message of its own kind, so a repeated undo request (its idempotency key) offers it again.
+        offer = {"number": len(before.deals), "version": pulka.version,
+                 "deal": json.dumps(pulyafile.deal_to_json(before.deals[-1], before.players))}
+        return _went(url_for(".sheet", uid=uid), (RESTORE, json.dumps(offer)))
+
     try:
-        expected = ConfirmForm().expected()
-        return write(lambda once: services.undo(repository(), uid, expected, actor(), once),
-                     lambda pulka: _went(url_for(".sheet", uid=uid),
-                                         ("message", f"Deal {len(pulka.deals) + 1} undone.")))
+        # Against the version read here when the page sent none: the deal offered back is the one taken.
+        expected = ConfirmForm().expected(before.version)
+        return write(lambda once: services.undo(repository(), uid, expected, actor(), once), offered)
     except Refused as error:
         if error.code == "not_found":
             raise
@@ -157,11 +181,33 @@ def undo(uid: str):
         return redirect(url_for(".sheet", uid=uid)), 303
 
 
+@bp.post("/p/<uid>/restore")
+@idempotent
+def restore(uid: str):
+    """The deal an undo took back, added again as it was; refused (409, on the sheet as it is now) when the pulka
+    changed since the undo, like any stale save."""
+    pulka = services.get_pulka(repository(), uid)
+    number = len(pulka.deals) + 1
+    try:
+        deal = read_deal(json.loads(request.form.get("deal") or "null"), pulka.players, number)
+        expected = ConfirmForm().expected()
+        return write(lambda once: services.add_deal(repository(), uid, deal, expected, actor(), once),
+                     lambda saved: _went(url_for(".sheet", uid=uid), ("message", f"Deal {number} restored: "
+                                         + "; ".join(Presenter(saved).deal(number)["summary"]) + ".")))
+    except json.JSONDecodeError:
+        raise Refused("the deal to restore is not a pulya/1 deal") from None
+    except VersionConflict as error:
+        flash(f"Not restored: {error.message}.", "error")
+        response = make_response(sheet(uid))
+        response.status_code = STATUS[error.code]
+        return response
+
+
 # -- entering and editing a deal ------------------------------------------------------------
 
 
 def _deal_page(pulka: Pulka, number: int, data: dict[str, Any], errors: dict[str, list[str]],
-               preview: list[str] | None = None, status: int = 200):
+               preview: list[dict[str, str]] | None = None, status: int = 200):
     form = DealForm(formdata=None)
     form.version.data = pulka.version
     return render_template("deal_form.html", pulka=pulka, form=form, data=data, errors=errors, preview=preview,
@@ -177,7 +223,7 @@ def _deal_post(pulka: Pulka, number: int):
         deal = deal_from_fields(data, pulka.replay.sheet_before(number), pulka.rules)
         if request.form.get("action") == "preview":
             result = services.preview(pulka, deal, number if editing else None)
-            return _deal_page(pulka, number, data, {}, summary(result.entries, pulka.players))
+            return _deal_page(pulka, number, data, {}, written(result.entries, pulka.players))
         # The deal was read on the sheet of this version: it is written on that version or not at all.
         expected, by = form.expected(pulka.version), actor()
         if editing:
@@ -199,7 +245,7 @@ def _deal_post(pulka: Pulka, number: int):
 
 
 def _deal_saved(before: Pulka, saved: Pulka, number: int) -> Answer:
-    """To the sheet, saying what deal `number` wrote (and when it finished the pulka)."""
+    """To the next deal's form (the sheet after an edit or the last deal), saying what deal `number` wrote."""
     shown = Presenter(saved).deal(number)
     message = f"Deal {number} saved: " + "; ".join(shown["summary"])
     if shown["pulya_closed"]:
@@ -207,7 +253,10 @@ def _deal_saved(before: Pulka, saved: Pulka, number: int) -> Answer:
     flashes = [("message", message + ("" if message.endswith(".") else "."))]
     if saved.sheet.finished and not before.sheet.finished:
         flashes.append(("finished", "The pulka is finished. See the settlement."))
-    return _went(url_for(".sheet", uid=before.uid), *flashes)
+    if number <= len(before.deals) or saved.sheet.finished:  # an edit, or the end: the sheet
+        return _went(url_for(".sheet", uid=before.uid), *flashes)
+    # The next deal follows at once: its form, with what this one wrote at the top.
+    return _went(url_for(".new_deal", uid=before.uid), *flashes)
 
 
 @bp.route("/p/<uid>/deal", methods=["GET", "POST"])
@@ -270,7 +319,8 @@ def history(uid: str):
 @bp.get("/p/<uid>/settlement")
 def settlement(uid: str):
     pulka = services.get_pulka(repository(), uid)
-    return render_template("settlement.html", pulka=pulka, view=presenter(pulka).settlement)
+    view = presenter(pulka)
+    return render_template("settlement.html", pulka=pulka, view=view.settlement, balances=view.balances)
 
 
 @bp.get("/p/<uid>/export")

@@ -25,12 +25,24 @@ from markupsafe import Markup
 from .. import pulyafile
 from ..engine import Column, DealResult, Entry, Strain, defenders, json_value
 from ..render.svg import ORIENTATIONS, sheet_svg
-from ..render.text import amount, chain, describe, filename, points, signed
+from ..render.text import amount, describe, filename, points, signed
 from . import errors
 from .cache import Busy, Gate, Section
 from .domain import Pulka, Refused
+from .forms import lone_whist_total
+from .repository import Summary
 
-FILTERS = {"points": points, "signed": signed, "chain": lambda values: chain(values) or "—", "amount": amount}
+
+
+def chain_html(values: Sequence[int | Fraction]) -> Markup:
+    """A chain on a page (2.6.10): each number unbreakable, and a line may break after each dot, so a long
+    chain on a phone wraps between numbers, never inside one. Every page shows chains through this filter."""
+    if not values:
+        return Markup("—")
+    return Markup(".<wbr>").join(Markup('<span class="n">%s</span>') % points(value) for value in values)
+
+
+FILTERS = {"points": points, "signed": signed, "chain": chain_html, "amount": amount}
 STRAINS = [(s.value, s.symbol) for s in Strain]
 
 
@@ -57,20 +69,39 @@ def entry_view(entry: Entry, names: Sequence[str]) -> dict[str, Any]:
     return view | {"points": entry.points, "reason": entry.text(names)}
 
 
+def _line(names: Sequence[str], player: int, column: Column, value: Any, on: int | None) -> str:
+    """"Boris: pulya +4", "Anna: 8 whists on Boris"."""
+    if column is Column.WHISTS:
+        return f"{names[player]}: {points(value)} whist{'' if value == 1 else 's'} on {names[on]}"
+    return f"{names[player]}: {column.value} {signed(value)}"
+
+
+def written(entries: Sequence[Entry], names: Sequence[str]) -> list[dict[str, str]]:
+    """Each line a deal writes and why: {"what": "Anna: 60 whists on Boris", "why": "Anna helps Boris with …"}.
+    The preview shows these, so that a line that looks odd (help, consolation) says where it comes from."""
+    return [{"what": _line(names, e.player, e.column, e.points, e.on), "why": e.text(names)} for e in entries]
+
+
 def summary(entries: Sequence[Entry], names: Sequence[str]) -> list[str]:
     """What a deal writes, one phrase per player and column: "Boris: pulya +4", "Anna: 8 whists on Boris"."""
     totals: dict[tuple[int, Column, int | None], Any] = {}
     for e in entries:
         key = (e.player, e.column, e.on)
         totals[key] = totals.get(key, 0) + e.points
-    lines = []
-    for (player, column, on), total in totals.items():
-        if column is Column.WHISTS:
-            what = f"{points(total)} whist{'' if total == 1 else 's'} on {names[on]}"
-        else:
-            what = f"{column.value} {signed(total)}"
-        lines.append(f"{names[player]}: {what}")
-    return lines
+    return [_line(names, player, column, total, on) for (player, column, on), total in totals.items()]
+
+
+def card(row: Summary, pulka: Pulka) -> dict[str, Any]:
+    """A pulka in the home list: its name, last change, where it stands and who leads (the best balance, when
+    above zero), without every player's name. The template says it in words."""
+    net = pulka.settlement.net
+    best = max(net)
+    return {
+        "uid": row.uid, "name": row.name, "role": row.role.value, "date": row.updated_at.date(),
+        "deals": len(pulka.deals), "finished": pulka.sheet.finished,
+        "leaders": [name for name, value in zip(pulka.players, net) if value == best] if best > 0 else [],
+        "best": best,
+    }
 
 
 def inert(cell: object) -> object:
@@ -135,7 +166,11 @@ class Presenter:
             "number": number, "editing": number <= len(pulka.deals), "names": names,
             "dealer": names[sheet.dealer], "first_hand": names[active[0]],
             "sitting_out": names[sheet.sitting_out] if sheet.sitting_out is not None else None,
-            "active": [(seat, names[seat]) for seat in active], "talon": sheet.talon_seat(rules),
+            # Every deal in seating order, so that a player is always in the same place on the screen; the
+            # first hand is marked, and with four the dealer who sits out keeps his place, greyed.
+            "seats": [(seat, names[seat]) for seat in range(pulka.n)], "active": active, "first_seat": active[0],
+            "sitting_out_seat": sheet.sitting_out, "talon": sheet.talon_seat(rules),
+            "lone_total": lone_whist_total(rules),
             "least_level": sheet.least_level(rules), "streak": sheet.streak,
             "strains": STRAINS, "levels": range(6, 11),
             "defenders_json": json.dumps({str(seat): list(defenders(active, seat)) for seat in active}),
@@ -188,6 +223,20 @@ class Presenter:
             "next": self.next_deal,
             "table": rows,
             "last": self.deal(len(pulka.deals)) if pulka.deals else None,
+        }
+
+    @cached_property
+    def balances(self) -> dict[str, Any]:
+        """The balance as the pages show it: exact whists (263, −48⅔) beside the money in cents, and whether
+        the money had to be rounded (then some player's money is not exactly his whists × the price)."""
+        pulka = self.pulka
+        s, price = pulka.settlement, Fraction(pulka.rules.whist_price)
+        return {
+            "currency": pulka.currency,
+            "rows": [{"name": name, "net": s.net[i], "money": s.money[i]} for i, name in enumerate(pulka.players)],
+            "rounded": any(Fraction(s.money[i]) != s.net[i] * price for i in range(pulka.n)),
+            "sum_net": sum(s.net, Fraction(0)),
+            "sum_money": sum(s.money, Decimal(0)),
         }
 
     @cached_property

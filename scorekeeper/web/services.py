@@ -33,6 +33,12 @@ def list_pulkas(repo: Repository, account_id: int) -> list[Summary]:
     return repo.summaries(account_id)
 
 
+def pulkas_as_they_stand(repo: Repository, account_id: int) -> list[tuple[Summary, Pulka]]:
+    """The account's list with each pulka replayed (from the cache when its version was read before), for
+    the home page's status and leader."""
+    return [(summary, repo.get(summary.uid)) for summary in repo.summaries(account_id)]
+
+
 def player_names(repo: Repository, account_id: int) -> list[str]:
     """The names the account has seated before."""
     return repo.player_names(account_id)
@@ -59,6 +65,12 @@ def create_pulka(repo: Repository, owner_id: int, settings: Settings, deals: Seq
     if len(deals) > repo.max_deals:
         raise TooManyDeals(repo.max_deals)
     return repo.create(owner_id, settings, deals, _replay(settings, deals), started, once)
+
+
+def again(repo: Repository, owner_id: int, uid: str, once: Once | None = None) -> Pulka:
+    """A new pulka for the same table: the players in the same seats, the same first dealer, rules, name
+    and currency as pulka `uid`, and no deal yet."""
+    return create_pulka(repo, owner_id, repo.get(uid).settings, once=once)
 
 
 def import_pulka(repo: Repository, owner_id: int, file: pulyafile.Pulka, name: str = "",

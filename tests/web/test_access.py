@@ -79,6 +79,8 @@ ROUTES: dict[str, tuple[str, list[tuple[str, str, Any]]]] = {
     "pages.delete_deal": ("score", [("GET", "/p/{uid}/deals/1/delete", None),
                                     ("POST", "/p/{uid}/deals/1/delete", {})]),
     "pages.undo": ("score", [("POST", "/p/{uid}/undo", {})]),
+    "pages.restore": ("score", [("POST", "/p/{uid}/restore", {"deal": json.dumps(RASPASY)})]),
+    "pages.again": ("own", [("POST", "/p/{uid}/again", {})]),
     "pages.settings": ("own", [("GET", "/p/{uid}/settings", None),
                                ("POST", "/p/{uid}/settings", {"name": "Renamed", "currency": "€"})]),
     "pages.shares": ("own", [("GET", "/p/{uid}/shares", None), ("POST", "/p/{uid}/shares", {"role": "viewer"})]),

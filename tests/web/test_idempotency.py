@@ -238,7 +238,10 @@ def _posted_twice(app, client, path: str, form: dict[str, str]):
 
 
 def flashes(response) -> list[str]:
-    return re.findall(r'<p class="flash[^"]*" role="status">([^<]*)</p>', response.get_data(as_text=True))
+    """The messages a page shows after a write, the undo's offer to restore the deal among them."""
+    page = response.get_data(as_text=True)
+    return (re.findall(r'<p class="flash[^"]*" role="status">([^<]*)</p>', page)
+            + re.findall(r'class="flash flash-undone" role="status">.*?<span>([^<]*)</span>', page, re.S))
 
 
 def test_a_deal_form_sent_twice_saves_one_deal(app, client):
@@ -252,7 +255,7 @@ def test_a_deal_form_sent_twice_saves_one_deal(app, client):
 
 def test_undo_and_delete_sent_twice_take_back_one_deal(app, client):
     uid = sochi(client, 4)
-    assert _posted_twice(app, client, f"/p/{uid}/undo", {}) == ["Deal 4 undone."]
+    assert _posted_twice(app, client, f"/p/{uid}/undo", {}) == ["Deal 4 removed —"]
     assert _posted_twice(app, client, f"/p/{uid}/deals/3/delete", {}) == ["Deal 3 deleted; the sheet is scored again."]
     assert client.get(f"/api/v1/pulkas/{uid}").json["deals"] == 2
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape as html_unescape
 
 import pytest
 
@@ -15,6 +16,7 @@ from .conftest import SOCHI, add, create, form_fields, snapshot, sochi
 def text(response) -> str:
     """The page's visible text, tags stripped, whitespace collapsed."""
     body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", response.get_data(as_text=True), flags=re.S)
+    body = re.sub(r'<wbr>|<span class="n">([^<]*)</span>', r"\1", body)  # a chain's numbers: 2.3.10
     return " ".join(re.sub(r"<[^>]+>", " ", body).split())
 
 
@@ -23,8 +25,30 @@ def test_index_lists_pulkas(client):
     assert response.status_code == 200
     assert "No pulka yet" in text(response)
     sochi(client, 3)
+    sochi(client)
     page = text(client.get("/"))
-    assert "Pulka of A, B, C" in page and "A, B, C · 3 deals" in page
+    # Compact: the name, the date, where it stands and who leads; no list of players.
+    assert re.search(r"Pulka of A, B, C \d{4}-\d\d-\d\d · finished · A won \+263⅓ Again "
+                     r"Pulka of A, B, C \d{4}-\d\d-\d\d · deal 4 · A leads \+99⅓ Again", page)
+    create(client)
+    assert "· not started Again" in text(client.get("/"))
+    assert 'aria-label="Same players again: Pulka of A, B, C"' in client.get("/").get_data(as_text=True)
+
+
+def test_same_players_again(client):
+    """One tap makes a new pulka with the same players, seats, first dealer, rules and currency, and opens it."""
+    pulka_id = create(client, ["Anna", "Boris", "Vera", "Gleb"], rules={"preset": "rostov", "pulya_size": 30},
+                      first_dealer="Vera", currency="€", name="Friday")
+    add(client, pulka_id, {"type": "raspasy", "tricks": {"Anna": 4, "Boris": 3, "Gleb": 3}})
+    response = client.post(f"/p/{pulka_id}/again")
+    assert response.status_code == 302
+    new_id = response.headers["Location"].rsplit("/", 1)[1]
+    assert new_id != pulka_id
+    old, new = (client.get(f"/api/v1/pulkas/{uid}").json for uid in (pulka_id, new_id))
+    same = ("name", "players", "first_dealer", "currency", "rules", "overrides")
+    assert {key: new[key] for key in same} == {key: old[key] for key in same}
+    assert new["deals"] == 0 and old["deals"] == 1
+    assert "A new pulka for the same table: Vera deals first." in text(client.get(f"/p/{new_id}"))
 
 
 # -- a new pulka ----------------------------------------------------------------------------------
@@ -129,6 +153,18 @@ def post_deal(client, pulka_id, deal, players=("A", "B", "C"), **extra):
     return client.post(f"/p/{pulka_id}/deal", data=form_fields(deal, players) | extra)
 
 
+def lone_whist_stored(deal: dict) -> dict:
+    """A deal as the form stores it: with one whister under Sochi (whister_all) the defence's tricks go to the
+    whister and 0 to the passer, since their split cannot change any score."""
+    words = deal.get("whist", {})
+    whisters = [name for name, word in words.items() if word == "whist"]
+    if len(whisters) != 1:
+        return deal
+    declarer, (passer,) = deal["declarer"], [name for name in words if name not in whisters]
+    taken = deal["tricks"][declarer]
+    return deal | {"tricks": {declarer: taken, whisters[0]: 10 - taken, passer: 0}}
+
+
 def test_sochi_examples_through_the_form(client):
     pulka_id = create(client, currency="₽")
     for number, deal in enumerate(SOCHI["deals"], 1):
@@ -141,14 +177,17 @@ def test_sochi_examples_through_the_form(client):
     exported = client.get(f"/api/v1/pulkas/{pulka_id}/export").json
     assert [d["type"] for d in exported["deals"]] == [d["type"] for d in SOCHI["deals"]]
     assert [sorted(d.get("tricks", {}).items()) for d in exported["deals"]] == \
-        [sorted(d.get("tricks", {}).items()) for d in SOCHI["deals"]]
+        [sorted(lone_whist_stored(d).get("tricks", {}).items()) for d in SOCHI["deals"]]
 
     sheet = client.get(f"/p/{pulka_id}")
     page = text(sheet)
     assert "The pulka is finished." in page
     assert re.search(r"B 2\.3\.10 ✓ closed 12\.16\.20\.40\.39 on A 8 on C 2", page)
     assert re.search(r"A 4\.5\.10 ✓ closed 6 on B 30\.40 on C 4\.16\.28\.68", page)
-    assert "B −214.67 −107.33 ₽" in page and "A +263.33 +131.67 ₽" in page and "C −48.67 −24.34 ₽" in page
+    # Exact whists beside money to the cent: −48⅔ whists at 0.5 are −24.33⅓, rounded to −24.34 so that the money sums
+    # to zero, and the page says so.
+    assert "B −214⅔ −107.33 ₽" in page and "A +263⅓ +131.67 ₽" in page and "C −48⅔ −24.34 ₽" in page
+    assert "Money is rounded to the cent so that it sums to zero." in page
     assert sheet.get_data(as_text=True).count('<g class="sector"') == 3  # the drawing, beside the table
     assert "Enter deal" not in page
 
@@ -158,12 +197,14 @@ def test_deal_page_says_who_deals_and_who_sits_out(client):
     page = text(client.get(f"/p/{pulka_id}/deal"))
     assert "Deal 1" in page and "Vera deals · first hand Gleb · Vera sits out" in page
     html = client.get(f"/p/{pulka_id}/deal").get_data(as_text=True)
-    # Only the three active players can declare; Vera's talon row is there for raspasy.
-    assert 'name="declarer" value="2"' not in html
-    assert all(f'name="declarer" value="{seat}"' in html for seat in (3, 0, 1))
+    # Every player in his seat, in seating order; only the three active ones can declare (Vera deals: greyed),
+    # and Gleb is marked as first hand. Vera's talon row is there for raspasy.
+    assert re.findall(r'name="declarer" value="(\d)"', html) == ["0", "1", "2", "3"]
+    assert re.search(r'name="declarer" value="2" aria-label="Vera deals and sits out"\s+disabled', html)
+    assert re.search(r'name="declarer" value="3" aria-label="Gleb, first hand"', html)
     assert "Vera (talon, raspasy)" in html
     # Both defenders pass unless tapped otherwise.
-    assert html.count('value="pass" checked') == 3
+    assert len(re.findall(r'value="pass"[^>]*checked', html)) == 3
 
 
 def test_four_players_raspasy_with_talon(client):
@@ -185,7 +226,10 @@ def test_preview_without_javascript(app, client):
     response = client.post(f"/p/{pulka_id}/deal", data=fields)
     assert response.status_code == 200
     page = text(response)
-    assert "Will be written B: gora +12 C: 18 whists on B A: 30 whists on B" in page
+    # Each line with its reason.
+    assert ("Will be written B: gora +12 B is remiz by 2 on 8♦: gora 2 × 6 "
+            "C: 12 whists on B C writes consolation on B: 2 undertricks × 6") in page
+    assert "A: 18 whists on B A writes whists on B: 3 tricks × 6 on 8♦ Save deal 2" in page
     assert snapshot(app) == before
 
 
@@ -290,7 +334,7 @@ def test_undo_in_one_tap(app, client):
     version = client.get(f"/api/v1/pulkas/{pulka_id}").json["version"]
     response = client.post(f"/p/{pulka_id}/undo", data={"version": str(version)})
     assert response.status_code == 302
-    assert "Deal 3 undone." in text(client.get(response.headers["Location"]))
+    assert "Deal 3 removed — Restore" in text(client.get(response.headers["Location"]))
     assert client.get(f"/api/v1/pulkas/{pulka_id}").json["deals"] == 2
     before = snapshot(app)
     response = client.post(f"/p/{pulka_id}/undo", data={"version": str(version)})  # a second tap, stale
@@ -298,12 +342,81 @@ def test_undo_in_one_tap(app, client):
     assert snapshot(app) == before
 
 
+def undo_and_restore_form(client, pulka_id) -> dict[str, str]:
+    """Undo the last deal as the sheet's button does; the fields of the Restore form the sheet then shows."""
+    version = client.get(f"/api/v1/pulkas/{pulka_id}").json["version"]
+    sheet = client.get(client.post(f"/p/{pulka_id}/undo", data={"version": str(version)}).headers["Location"])
+    html = sheet.get_data(as_text=True)
+    form = html[html.index('class="flash flash-undone"'):html.index("Restore</button>")]
+    assert f"/p/{pulka_id}/restore" in html
+    return {name: html_unescape(value) for name, value in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form)}
+
+
+def test_restore_after_undo_without_javascript(app, client):
+    """Undo never loses a deal silently: the sheet offers it back as a plain form that re-adds exactly that
+    deal (even a split the deal form would not ask for), and refuses it (409, nothing stored) once the pulka
+    changed."""
+    pulka_id = sochi(client, 4)
+    deal = client.get(f"/api/v1/pulkas/{pulka_id}/deals/4").json["deal"]
+    fields = undo_and_restore_form(client, pulka_id)
+    assert client.get(f"/api/v1/pulkas/{pulka_id}").json["deals"] == 3
+    assert "Deal 4 removed" not in text(client.get(f"/p/{pulka_id}"))  # offered on the page the undo opens
+    response = client.post(f"/p/{pulka_id}/restore", data=fields)
+    assert response.status_code == 302 and response.headers["Location"] == f"/p/{pulka_id}"
+    assert "Deal 4 restored: C: gora +2; A: 12 whists on C; B: 2 whists on C." in text(client.get(f"/p/{pulka_id}"))
+    assert client.get(f"/api/v1/pulkas/{pulka_id}/deals/4").json["deal"] == deal
+
+    # Undone again, then another phone enters a deal: the restore is refused, as any stale save.
+    fields = undo_and_restore_form(client, pulka_id)
+    assert add(client, pulka_id, {"type": "raspasy", "tricks": {"A": 4, "B": 3, "C": 3}}).status_code == 201
+    before = snapshot(app)
+    response = client.post(f"/p/{pulka_id}/restore", data=fields)
+    assert response.status_code == 409
+    assert "Not restored: the pulka changed since this page was opened" in text(response)
+    assert snapshot(app) == before
+
+
+def test_one_whister_needs_only_the_declarers_tricks(client):
+    """Sochi (whister_all): with one whister only the defence's total counts, so the form takes the declarer's
+    count alone and stores the rest as the whister's; under each_own the passer's own tricks count."""
+    pulka_id = create(client)
+    lone = {"type": "game", "declarer": "1", "level": "7", "strain": "S", "w2": "whist", "w0": "pass",
+            "t1": "6", "action": "save"}
+    assert client.post(f"/p/{pulka_id}/deal", data=lone).status_code == 302
+    deal = client.get(f"/api/v1/pulkas/{pulka_id}/deals/1").json
+    assert deal["deal"]["tricks"] == {"B": 6, "C": 4, "A": 0}
+    assert deal["summary"] == ["B: gora +4", "C: 20 whists on B", "A: 4 whists on B"]
+    # The defenders' own counts, when sent, change nothing: the split is not recorded.
+    assert client.post(f"/p/{pulka_id}/deal", data=lone | {"declarer": "2", "w0": "whist", "w1": "pass",
+                                                            "w2": "", "t2": "7", "t0": "1", "t1": "2"}
+                       ).status_code == 302
+    assert client.get(f"/api/v1/pulkas/{pulka_id}/deals/2").json["deal"]["tricks"] == {"C": 7, "A": 3, "B": 0}
+
+    each_own = create(client, rules={"preset": "sochi", "single_whist_made": "each_own"})
+    response = client.post(f"/p/{each_own}/deal", data=lone | {"t1": "7"})
+    assert response.status_code == 422  # two counts are missing: the split counts here
+    response = client.post(f"/p/{each_own}/deal", data=lone | {"t1": "7", "t2": "1"})
+    assert response.status_code == 302
+    assert client.get(f"/api/v1/pulkas/{each_own}/deals/1").json["deal"]["tricks"] == {"B": 7, "C": 1, "A": 2}
+
+
+def test_after_a_save_the_next_deal(client):
+    pulka_id = sochi(client, 8)
+    response = post_deal(client, pulka_id, SOCHI["deals"][8])
+    assert response.headers["Location"] == f"/p/{pulka_id}/deal"  # the next deal's form, the result on top
+    assert "Deal 9 saved: " in text(client.get(response.headers["Location"]))
+    response = post_deal(client, pulka_id, SOCHI["deals"][9])
+    assert response.headers["Location"] == f"/p/{pulka_id}"  # the last deal: the sheet
+    response = client.post(f"/p/{pulka_id}/deals/2/edit", data=form_fields(SOCHI["deals"][1]))
+    assert response.headers["Location"] == f"/p/{pulka_id}"  # an edit: the sheet
+
+
 def test_edit_an_earlier_deal(client):
     pulka_id = sochi(client, 4)
     page = client.get(f"/p/{pulka_id}/deals/2/edit")
     html = page.get_data(as_text=True)
     assert "Edit deal 2" in html and "B deals" in text(page)
-    assert 'name="t1" value="6" checked' in html and 'name="strain" value="D" checked' in html
+    assert re.search(r'name="t1" value="6"[^>]*checked', html) and re.search(r'name="strain" value="D"[^>]*checked', html)
     fields = form_fields(SOCHI["deals"][1]) | {"t1": "8", "t0": "1", "t2": "1"}
     response = client.post(f"/p/{pulka_id}/deals/2/edit", data=fields)
     assert response.status_code == 302
@@ -351,7 +464,7 @@ def test_settlement_page(client):
     pulka_id = sochi(client)
     page = text(client.get(f"/p/{pulka_id}/settlement"))
     assert "B pays A 107.33" in page and "C pays A 24.34" in page
-    assert "A +263.33 +131.67" in page and "B −214.67 −107.33" in page
+    assert "A +263⅓ +131.67" in page and "B −214⅔ −107.33" in page
     assert "Sum 0 0.00 ✓" in page
     assert "The smallest gora, 6 , is struck from every gora. Gora left: A 0, B 33, C 16." in page
     assert "writes on A 0, B 110, C 53⅓ whists" in page

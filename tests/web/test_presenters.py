@@ -57,7 +57,8 @@ def test_the_next_deal_on_the_form(repo, owner):
     settings = Settings("Four", "", ("Anna", "Boris", "Vera", "Gleb"), 2, SOCHI_FILE.rules)
     view = Presenter(services.create_pulka(repo, owner, settings)).deal_form(1)
     assert (view["dealer"], view["first_hand"], view["sitting_out"]) == ("Vera", "Gleb", "Vera")
-    assert view["active"] == [(3, "Gleb"), (0, "Anna"), (1, "Boris")]
+    assert view["active"] == (3, 0, 1) and view["first_seat"] == 3 and view["sitting_out_seat"] == 2
+    assert view["seats"] == [(0, "Anna"), (1, "Boris"), (2, "Vera"), (3, "Gleb")]  # seating order, every deal
     assert view["talon"] == 2 and view["least_level"] == 6 and not view["editing"]
     assert json.loads(view["defenders_json"]) == {"3": [0, 1], "0": [1, 3], "1": [3, 0]}
 
