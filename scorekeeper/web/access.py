@@ -41,6 +41,7 @@ NEEDS: dict[str, Need] = {
     "auth.login": Need.ANYONE,
     "auth.logout": Need.ANYONE,
     "auth.register": Need.ANYONE,
+    "auth.language": Need.ANYONE,
     "auth.account": Need.ACCOUNT,
     "auth.admin": Need.ADMIN,
     "auth.admin_account": Need.ADMIN,

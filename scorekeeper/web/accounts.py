@@ -104,6 +104,10 @@ def reset_password(repo: Repository, account_id: int, new: object) -> None:
     repo.update_account(account_id, password_hash=new_hash, end_sessions=True)
 
 
+def set_language(repo: Repository, account: Account, language: str) -> None:
+    repo.update_account(account.id, language=language)
+
+
 def set_disabled(repo: Repository, admin: Account, account_id: int, disabled: bool) -> None:
     """Disable (or enable again) an account: a disabled one cannot log in and its sessions end."""
     if account_id == admin.id:

@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..resources import STATIC_DIR, TEMPLATES_DIR
-from . import access, api, auth, errors, pages, shell
+from . import access, api, auth, errors, i18n, pages, shell
 from .cache import Busy, Gate, VersionCache
 from .db import Database, Unavailable, cannot_save, private_file, reason
 from .domain import CannotSave
@@ -127,6 +127,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.extensions["scorekeeper.pdf"] = Gate(app.config["PDF_RENDERERS"])
 
     access.init(app)
+    i18n.init(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 from flask_login import login_user, logout_user
 
-from . import accounts
+from . import accounts, i18n
 from .access import User, caller
 from .domain import Refused
 from .errors import STATUS, field_errors
@@ -28,8 +28,8 @@ def registration_open() -> bool:
 
 
 def _next() -> str:
-    """Where to go after logging in: a path on this site only."""
-    target = request.args.get("next") or ""
+    """Where to go after logging in or switching the language: a path on this site only."""
+    target = request.values.get("next") or ""
     parts = urlsplit(target)
     return target if target.startswith("/") and not target.startswith("//") and not parts.netloc else url_for(
         "pages.index")
@@ -55,6 +55,20 @@ def logout():
     logout_user()
     flash("Logged out.")
     return redirect(url_for(".login"))
+
+
+@bp.post("/language")
+def language():
+    """The switch on every page: remembered by this browser, and by the account when logged in."""
+    choice = i18n.chosen(request.form.get("language"))
+    if choice is None:
+        raise Refused(f"the language is one of {', '.join(i18n.LANGUAGES)}", "language")
+    if (who := caller().account) is not None:
+        accounts.set_language(repository(), who, choice)
+    response = redirect(_next(), 303)
+    response.set_cookie(i18n.COOKIE, choice, max_age=365 * 24 * 3600, samesite="Lax", httponly=True,
+                        secure=request.is_secure)
+    return response
 
 
 @bp.route("/register", methods=["GET", "POST"])

@@ -41,6 +41,7 @@ class Account:
     disabled: bool = False
     session_epoch: int = 1
     created_at: datetime | None = None
+    language: str | None = None  # chosen on a page; None: the browser's
 
 
 @dataclass(frozen=True)

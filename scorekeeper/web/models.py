@@ -52,6 +52,8 @@ class AccountRow(Base):
     # Bumped by a password change, a reset or disabling: every session signed in before ends.
     session_epoch: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # The language the account's pages speak ("ru", "en"); none chosen: the browser's.
+    language: Mapped[str | None] = mapped_column(String(8))
 
 
 class TokenRow(Base):

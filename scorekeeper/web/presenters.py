@@ -30,6 +30,7 @@ from . import errors
 from .cache import Busy, Gate, Section
 from .domain import Pulka, Refused
 from .forms import lone_whist_total
+from .i18n import language
 from .repository import Summary
 
 
@@ -379,9 +380,10 @@ def weight(item: Pulka | Presenter) -> int:
 
 
 def presenter(pulka: Pulka) -> Presenter:
-    """The presenter of this pulka version, shared by every request of this process."""
+    """The presenter of this pulka version in the request's language, shared by every request of this
+    process that reads it in that language."""
     cache: Section[Presenter] = current_app.extensions["scorekeeper.presenters"]
-    key = (pulka.uid, pulka.version)
+    key = (pulka.uid, pulka.version, language())
     return cache.get(key) or cache.put(key, Presenter(pulka))
 
 

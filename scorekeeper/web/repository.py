@@ -477,7 +477,8 @@ def username_key(username: str) -> str:
 
 def _account(row) -> Account:
     """An account from its row (an ORM row or a plain one: the same columns)."""
-    return Account(row.id, row.username, row.is_admin, row.disabled, row.session_epoch, row.created_at)
+    return Account(row.id, row.username, row.is_admin, row.disabled, row.session_epoch, row.created_at,
+                   row.language)
 
 
 def _share(row: ShareRow, uid: str) -> Share:

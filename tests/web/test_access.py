@@ -56,6 +56,7 @@ ROUTES: dict[str, tuple[str, list[tuple[str, str, Any]]]] = {
     "auth.logout": ("anyone", [("POST", "/logout", {})]),
     "auth.register": ("anyone", [("GET", "/register", None),
                                  ("POST", "/register", lambda: {"username": f"new{next(_new)}", "password": PASSWORD})]),
+    "auth.language": ("anyone", [("POST", "/language", {"language": "ru", "next": "/"})]),
     "auth.account": ("account", [("GET", "/account", None),
                                  ("POST", "/account", {"current": "not it", "new": PASSWORD})]),
     "auth.admin": ("admin", [("GET", "/admin", None),

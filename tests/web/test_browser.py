@@ -57,7 +57,7 @@ def login(page, base, username=OWNER[0], password=OWNER[1]) -> None:
     page.goto(f"{base}/login")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(f"{base}/")
 
 
@@ -141,7 +141,7 @@ def test_preset_fills_the_advanced_rules(live, page):
     assert page.input_value("select[name=p_single_whist_remiz]") == "gentleman"
     page.fill("input[name=p_help_whists_per_point]", "15")
     tap(page, "first_dealer", 1)
-    page.click("button[type=submit]")
+    page.click("main button[type=submit]")
     page.wait_for_url(f"{base}/p/*")
     pulka = client.get("/api/v1/pulkas").json["pulkas"][0]
     body = client.get(f"/api/v1/pulkas/{pulka['id']}").json
@@ -240,12 +240,12 @@ def test_the_table_follows_the_sheet_on_their_phones(live, tmp_path):
         owner.goto(f"{base}/register")
         owner.fill("input[name=username]", "Anna")
         owner.fill("input[name=password]", "a long password")
-        owner.click("button[type=submit]")
+        owner.click("main button[type=submit]")
         owner.wait_for_url(f"{base}/")
         owner.click("text=New pulka")
         for i, name in enumerate(("Anna", "Boris", "Vera")):
             owner.fill(f"input[name=player{i}]", name)
-        owner.click("button[type=submit]")
+        owner.click("main button[type=submit]")
         owner.wait_for_url(f"{base}/p/*")
         uid = owner.url.rsplit("/", 1)[1]
 
@@ -253,7 +253,7 @@ def test_the_table_follows_the_sheet_on_their_phones(live, tmp_path):
         links = {}
         for role in ("scorer", "viewer"):
             tap(owner, "role", role)
-            owner.click("button[type=submit]")
+            owner.click("main button[type=submit]")
             links[role] = owner.locator(f"li.share[data-role={role}] .share-url input").input_value()
         qr = owner.locator("li.share[data-role=viewer] .qr-code")
         assert qr.bounding_box()["width"] >= 250  # large enough to scan across the table
