@@ -161,3 +161,17 @@ def test_a_refused_deal_stays_shown_until_discarded(table):
     row.locator(".outbox-discard").click()
     expect(notice).to_be_hidden()
     assert [deal["deal"]["tricks"]["A"] for deal in deals(server, token, uid)] == [4, 3, 4]  # nothing changed
+
+
+def test_a_deal_kept_past_the_end_of_its_session_is_refused_not_dropped(table):
+    """Sent again after the session ended, the write meets the log-in page (a redirect, not the server's
+    acknowledgment): it stays listed as refused, and nothing is saved."""
+    server, token, uid, page, _ = table
+    page.context.set_offline(True)
+    raspasy(page)
+    page.wait_for_url(f"{server.base}/outbox?p={uid}")
+    page.context.clear_cookies()  # logged out meanwhile
+    page.context.set_offline(False)
+    row = page.locator("[data-outbox] li")
+    expect(row).to_contain_text("refused, not saved:", timeout=15_000)
+    assert deals(server, token, uid) == []
