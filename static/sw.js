@@ -6,8 +6,9 @@
 const VERSION = "SHELL_VERSION";
 const SHELL = `shell-${VERSION}`;  // the app's own files: the same for everybody
 const PAGES = "pages";  // pages this browser opened, for reading them again without a connection
+const SHELL_PAGES = ["/offline", "/outbox"];  // the app's own pages, the same for every pulka
 const SHELL_FILES = [
-  "/offline", "/static/app.css", "/static/sheet.css", "/static/app.js", "/static/early.js",
+  ...SHELL_PAGES, "/static/app.css", "/static/sheet.css", "/static/app.js", "/static/early.js",
   "/static/icons/icon.svg", "/static/icons/icon-192.png", "/static/fonts/DejaVuSans.ttf",
   "/static/fonts/DejaVuSans-Bold.ttf", "/static/manifest.webmanifest",
 ];
@@ -25,15 +26,39 @@ self.addEventListener("activate", (event) => {
 });
 
 self.addEventListener("message", (event) => {
-  // Logging out: nothing of this account's pulkas stays on the phone.
-  if (event.data === "forget-pages") event.waitUntil(caches.delete(PAGES));
+  const data = event.data || {};
+  // Logging out: nothing of this account's pulkas stays on the phone (the writes still waiting stay, shown).
+  if (data === "forget-pages") event.waitUntil(Promise.all([caches.delete(PAGES), clear("after")]));
+  else if (data.outbox === "label") event.waitUntil(label(data));
+  else if (data.outbox === "flush") event.waitUntil(flush().then(() => tell({}, event.source)));
+  else if (data.outbox === "discard") event.waitUntil(drop(Number(data.id)).then(() => tell()).then(flush));
+});
+
+self.addEventListener("sync", (event) => {
+  // Background Sync (where the browser has it): the connection came back while no page of the app was open.
+  // Thrown, it is tried again later.
+  if (event.tag === "outbox") {
+    event.waitUntil(flush().then(async () => {
+      if ((await all("items")).some((item) => item.state === "waiting")) throw new Error("still waiting");
+    }));
+  }
 });
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  if (request.method !== "GET" || url.origin !== location.origin) return;
-  if (url.pathname.startsWith("/static/")) {
+  if (url.origin !== location.origin) return;
+  if (request.method === "POST" && request.mode === "navigate") {
+    const target = writeTarget(url, request.referrer);
+    if (target) event.respondWith(write(request, target));
+    return;
+  }
+  if (request.method !== "GET") return;
+  if (SHELL_PAGES.includes(url.pathname) && request.mode === "navigate") {
+    event.respondWith(caches.match(url.pathname, { cacheName: SHELL }).then((kept) => kept || fetch(request)));
+  } else if (/^\/outbox\/\d+$/.test(url.pathname) && request.mode === "navigate") {
+    event.respondWith(refusal(Number(url.pathname.split("/")[2])));
+  } else if (url.pathname.startsWith("/static/")) {
     event.respondWith(caches.match(request).then((cached) => cached || fetch(request)));
   } else if (request.mode === "navigate") {
     event.respondWith(page(request));
@@ -63,4 +88,219 @@ async function page(request) {
   } catch (error) {
     return (await caches.match("/offline")) || Response.error();
   }
+}
+
+// -- the outbox: writes saved without a connection, kept until the server acknowledges them -------------------
+//
+// A form that writes a deal (add, edit, delete, undo, restore) goes to the network as before; when it cannot
+// reach the server, it is kept in IndexedDB, as it was sent (its CSRF token and idempotency key included), and
+// the page says so (/outbox). Kept writes are sent again in the order they were entered, one pulka's after the
+// other, whenever a page of the app asks (loading, every few seconds while something waits, `online`) or
+// Background Sync fires. A write leaves the outbox only when the server answered it: a redirect or a 2xx
+// (its key makes a write that was saved but whose answer was lost answer the first answer, saving nothing
+// again). A 4xx refusal (the pulka changed meanwhile, a deal the rules refuse) is kept with the server's page,
+// shown on every page until the player opens it (/outbox/<id>, the form with the choices kept) or discards
+// it; the writes of that pulka entered after it wait behind it. A 5xx (503 cannot_save) is tried again.
+
+const WRITES = /^\/p\/([^/]+)\/(deal|deals\/\d+\/(edit|delete)|undo|restore)$/;
+const RETRY_STATUS = 500;  // and above: nothing was saved, and the server may save it later
+const labels = new Map();  // idempotency key -> what the page said the write is, until the write is kept
+
+// Where a form goes: a write route, or the page of a refused write opened again (its form has no action,
+// so it posts to /outbox/<id>; with an action, the referrer names it): that write, to take its place.
+function writeTarget(url, referrer) {
+  const opened = /^\/outbox\/(\d+)$/;
+  if (opened.test(url.pathname)) return { id: Number(url.pathname.match(opened)[1]), url: null };
+  if (!WRITES.test(url.pathname)) return null;
+  const from = referrer ? new URL(referrer) : null;
+  const id = from && from.origin === location.origin && opened.test(from.pathname)
+    ? Number(from.pathname.match(opened)[1]) : null;
+  return { id, url: url.href };
+}
+
+async function write(request, target) {
+  let replaced = target.id === null ? null : await get(target.id);
+  if (replaced && target.url && target.url !== replaced.url) replaced = null;  // another form of its page
+  const url = target.url || (replaced && replaced.url);
+  if (!url) return Response.redirect("/outbox", 303);  // a refused write discarded meanwhile
+  const body = await request.text();
+  const key = new URLSearchParams(body).get("idempotency_key") || "";
+  const [, pulka, route] = new URL(url).pathname.match(WRITES);
+  const item = {
+    url, body, key, pulka, kind: route === "deal" ? "deal" : "", at: Date.now(), state: "waiting",
+    type: request.headers.get("Content-Type") || "application/x-www-form-urlencoded",
+    ...(labels.get(key) || {}),
+  };
+  labels.delete(key);
+  if (replaced) Object.assign(item, { id: replaced.id, at: replaced.at });
+  await flush();  // what waits goes first, in the order it was entered
+  const before = (await all("items")).some((other) => other.pulka === item.pulka
+    && (item.id === undefined || other.id < item.id));
+  if (!before) {
+    try {
+      prepare(item, await get(item.pulka, "after"));
+      const response = await send(item);
+      if (replaced && acknowledged(response)) {
+        await drop(replaced.id);
+        await after(item);
+        tell();
+        flush();  // the writes that waited behind the refused one
+      }
+      return response;  // the server's answer, a refusal too: the page shows it as ever
+    } catch (error) {
+      // no connection: kept below
+    }
+  }
+  if (item.kind === "deal") item.label = numbered(item, await all("items"));
+  await put(item);
+  tell();
+  if (self.registration.sync) self.registration.sync.register("outbox").catch(() => {});
+  return Response.redirect(`/outbox?p=${encodeURIComponent(item.pulka)}`, 303);
+}
+
+// What the page tells just before a form is sent: the write's name ("Deal 7") and when its page was shown.
+async function label(data) {
+  const said = { label: String(data.label || ""), shown: Number(data.shown) || 0 };
+  const kept = (await all("items")).find((item) => item.key === data.key);
+  if (kept) await put(Object.assign(kept, said));  // the form was quicker than the message
+  else labels.set(data.key, said);
+}
+
+// A new deal entered on a page that did not know the deals still waiting (shown without a connection, it
+// says "Deal 7" again): its number counts them.
+function numbered(item, items) {
+  const earlier = items.filter((other) => other.pulka === item.pulka && other.kind === "deal"
+    && other.at < item.shown && other.id !== item.id).length;
+  return item.label.replace(/\d+/, (n) => String(Number(n) + earlier));
+}
+
+let flushing = null;
+
+function flush() {
+  flushing = flushing || sendAll().finally(() => { flushing = null; });
+  return flushing;
+}
+
+async function sendAll() {
+  const blocked = new Set();  // pulkas with an earlier write not acknowledged: theirs wait behind it
+  for (const item of await all("items")) {
+    if (blocked.has(item.pulka)) continue;
+    if (item.state === "refused") {
+      blocked.add(item.pulka);
+      continue;
+    }
+    if (!item.tried) await put(prepare(item, await get(item.pulka, "after")));
+    let response;
+    try {
+      response = await send(item, "follow");
+    } catch (error) {
+      return;  // the server cannot be reached: nothing else can be sent either
+    }
+    if (acknowledged(response) && !loggedOut(response)) {
+      await drop(item.id);
+      await after(item);
+      tell({ sent: item.label });
+      continue;
+    }
+    blocked.add(item.pulka);
+    if (response.status < RETRY_STATUS) {
+      Object.assign(item, { state: "refused", status: response.status, page: await response.text(),
+                            loggedOut: loggedOut(response),
+                            csp: response.headers.get("Content-Security-Policy") });
+      await put(item);
+      tell();
+    }
+  }
+}
+
+// Before a write is first sent: written on the version this phone's own kept writes made, when they were
+// kept before its page was shown (`mine`, see after), since that page could not show them. From then on its
+// body never changes, so that sending it again is the same request under the same key.
+function prepare(item, mine) {
+  const fields = new URLSearchParams(item.body);
+  if (mine && item.shown > mine.at && fields.has("version") && Number(fields.get("version")) < mine.version) {
+    fields.set("version", String(mine.version));
+    item.body = fields.toString();
+  }
+  item.tried = true;
+  return item;
+}
+
+// A form's own request takes the server's redirect to the page (`manual`); a kept write sent again follows it
+// (taking the messages meant for that page), to tell a write saved from one sent to the log-in page.
+function send(item, redirect = "manual") {
+  return fetch(item.url, { method: "POST", body: item.body, headers: { "Content-Type": item.type },
+                           credentials: "same-origin", redirect });
+}
+
+// The session ended meanwhile (logged out, password changed): the write was not saved, it is refused.
+function loggedOut(response) {
+  return response.redirected && new URL(response.url).pathname === "/login";
+}
+
+function acknowledged(response) {
+  return response.type === "opaqueredirect" || response.ok;
+}
+
+// A kept write acknowledged: the version it made (each write adds one), for the writes entered after it was
+// kept, on pages that could not know it. Only kept writes count: a form sent again from an old page with the
+// network up is refused as stale (409), as before.
+async function after(item) {
+  const version = new URLSearchParams(item.body).get("version");
+  if (version) await put({ pulka: item.pulka, version: Number(version) + 1, at: item.at }, "after");
+}
+
+// A refused write's page, as the server answered it, to see why and send it again.
+async function refusal(id) {
+  const item = await get(id);
+  if (!item || item.state !== "refused") return Response.redirect("/outbox", 303);
+  const headers = { "Content-Type": "text/html; charset=utf-8" };
+  if (item.csp) headers["Content-Security-Policy"] = item.csp;
+  return new Response(item.page, { status: 200, headers });
+}
+
+// Every open page of the app shows the outbox as it is now (and `sent`: a write just acknowledged).
+async function tell(news = {}, client = null) {
+  const items = (await all("items")).map(({ body, ...shown }) => shown);
+  const to = client ? [client] : await self.clients.matchAll({ type: "window" });
+  to.forEach((page) => page.postMessage({ outbox: items, ...news }));
+}
+
+// -- IndexedDB: "items" are the kept writes by id (the order they were entered); "after", by pulka, the
+// version this phone's last acknowledged kept write made.
+
+let database = null;
+
+function open() {
+  database = database || new Promise((resolve, reject) => {
+    const request = indexedDB.open("outbox", 1);
+    request.onupgradeneeded = () => {
+      request.result.createObjectStore("items", { keyPath: "id", autoIncrement: true });
+      request.result.createObjectStore("after", { keyPath: "pulka" });
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return database;
+}
+
+async function store(name, mode, work) {
+  const db = await open();
+  return new Promise((resolve, reject) => {
+    const transaction = db.transaction(name, mode);
+    const request = work(transaction.objectStore(name));
+    transaction.oncomplete = () => resolve(request.result);
+    transaction.onerror = transaction.onabort = () => reject(transaction.error);
+  });
+}
+
+const all = (name) => store(name, "readonly", (s) => s.getAll());
+const get = (key, name = "items") => store(name, "readonly", (s) => s.get(key));
+const clear = (name) => store(name, "readwrite", (s) => s.clear());
+const drop = (id) => store("items", "readwrite", (s) => s.delete(id));
+
+async function put(value, name = "items") {
+  const key = await store(name, "readwrite", (s) => s.put(value));
+  if (name === "items") value.id = key;
+  return key;
 }

@@ -37,6 +37,7 @@ NEEDS: dict[str, Need] = {
     "static": Need.ANYONE,
     "shell.worker": Need.ANYONE,
     "shell.offline": Need.ANYONE,
+    "shell.outbox": Need.ANYONE,
     # accounts
     "auth.login": Need.ANYONE,
     "auth.logout": Need.ANYONE,

@@ -1,4 +1,4 @@
-"""The installable app: the service worker and the page it shows when there is no connection."""
+"""The installable app: the service worker and the pages it shows when there is no connection."""
 
 from __future__ import annotations
 
@@ -32,3 +32,9 @@ def worker():
 @bp.get("/offline")
 def offline():
     return render_template("offline.html")
+
+
+@bp.get("/outbox")
+def outbox():
+    """Where a write saved without a connection leads: it is kept on the phone (static/sw.js) and listed."""
+    return render_template("outbox.html")

@@ -52,6 +52,7 @@ ROUTES: dict[str, tuple[str, list[tuple[str, str, Any]]]] = {
     "static": ("anyone", [("GET", "/static/app.css", None)]),
     "shell.worker": ("anyone", [("GET", "/sw.js", None)]),
     "shell.offline": ("anyone", [("GET", "/offline", None)]),
+    "shell.outbox": ("anyone", [("GET", "/outbox", None)]),
     "auth.login": ("anyone", [("GET", "/login", None), ("POST", "/login", {"username": "owner", "password": PASSWORD})]),
     "auth.logout": ("anyone", [("POST", "/logout", {})]),
     "auth.register": ("anyone", [("GET", "/register", None),

@@ -34,4 +34,27 @@ def test_the_service_worker_is_served_at_the_root(client):
     assert re.search(r'const VERSION = "[0-9a-f]{16}";', worker)  # a hash of the static files, filled in
     for path in re.findall(r'"(/static/[^"]+)"', worker):  # every file it keeps exists
         assert client.get(path).status_code == 200, path
-    assert client.get("/offline").status_code == 200
+    for path in json.loads(re.search(r"const SHELL_PAGES = (\[[^\]]*\]);", worker).group(1)):
+        assert client.get(path).status_code == 200, path  # the pages it keeps, for anyone
+
+
+def test_every_page_has_the_outbox_notice_and_its_words(client):
+    """static/app.js shows the writes kept on the phone in the notice of templates/_outbox.html, hidden until
+    then, and takes every word it shows from there (the templates are translated, the scripts are not)."""
+    uid = sochi(client, 2)
+    for path in ("/", f"/p/{uid}", f"/p/{uid}/deal", f"/p/{uid}/history", "/offline", "/outbox", "/login"):
+        page = client.get(path).get_data(as_text=True)
+        notice = re.search(r"<section class=\"outbox\" data-outbox hidden[^>]*>", page)
+        assert notice, path
+        for word in ("one", "many", "refused-head", "sent", "waiting", "held", "refused", "unnamed",
+                     "logged-out"):
+            assert f" data-{word}=\"" in notice.group(0), (path, word)
+    script = client.get("/static/app.js").get_data(as_text=True)
+    outbox = script[script.index("function outbox()"):script.index("// The screen stays on")]
+    assert not any(words in outbox for words in ("waiting to send", "Not sent", "A deal", "Open", "Discard"))
+
+
+def test_the_page_a_kept_write_leads_to(client):
+    page = client.get("/outbox").get_data(as_text=True)
+    assert "Kept on this phone" in page
+    assert 'data-outbox-link="/p/{pulka}/deal" hidden' in page  # app.js fills in the pulka of ?p=
