@@ -43,7 +43,7 @@ def table(tmp_path):
             page.goto(f"{server.base}/login")
             page.fill("input[name=username]", "anna")
             page.fill("input[name=password]", PASSWORD)
-            page.click("button[type=submit]")
+            page.click("main button[type=submit]")
             page.wait_for_url(f"{server.base}/")
             page.goto(f"{server.base}/p/{pulka['id']}/deal")
             assert page.evaluate("navigator.serviceWorker.ready.then(() => true)")
