@@ -148,7 +148,7 @@ def test_the_new_pulka_and_settings(client):
     text = visible(client.get("/new", headers=RU))
     speaks_russian(text, ["Новая пулька", "Игроки по часовой стрелке", "4 (только вчетвером)", "Первым сдаёт",
                           "игрок 1", "Правила", "Сочи", "Ленинград", "Ростов", "Размер пули", "Стоимость виста",
-                          "Валюта", "Все правила (подробно)", "Начать пульку"],
+                          "Валюта", "Все параметры правил", "Начать пульку"],
                    ["New pulka", "Players", "First dealer", "Rules", "Sochi", "Leningrad", "Rostov",
                     "Pulya size", "Whist price", "Currency", "Every rule", "Start the pulka"])
     pulka_id = sochi(client, deals=1)
