@@ -226,3 +226,13 @@ def test_the_pdf_in_russian(client):
         assert words not in text, words
     english = poppler("pdftotext", client.get(f"/p/{pulka_id}/pulka.pdf").data)
     assert "Protocol of deals" in english and "Page 1 of" in english and "Протокол сдач" not in english
+
+
+def test_the_script_has_no_words_of_its_own():
+    """app.js shows only texts it reads from the page (data attributes, #live-texts): no sentence of its own."""
+    from scorekeeper.resources import STATIC_DIR
+
+    code = re.sub(r"//[^\n]*", "", (STATIC_DIR / "app.js").read_text())
+    literals = re.findall(r"\"[^\"\n]*\"|'[^'\n]*'|`[^`]*`", code)
+    words = [text for text in literals if re.search(r"[A-Za-z]{2,} [a-z]{2,}|^.[A-Z][a-z]+[ .!]|[A-Za-z]{3,} \$\{", text)]
+    assert [text for text in words if text != "\"use strict\""] == []
