@@ -88,8 +88,10 @@ function outbox() {
 function list(box, items, discard) {
   const waiting = items.filter((item) => item.state === "waiting").length;
   const refused = new Set();  // pulkas with a refused write: theirs after it wait for it to be settled
-  box.querySelector(".outbox-head").textContent = waiting === 1 ? box.dataset.one
-    : waiting ? box.dataset.many.replace("{n}", waiting) : box.dataset.refusedHead;
+  // The count's sentence in the plural form the page's language takes for it (one, few, many; English: one, other).
+  const form = new Intl.PluralRules(document.documentElement.lang || "en").select(waiting);
+  box.querySelector(".outbox-head").textContent = waiting
+    ? (box.dataset[form] || box.dataset.many).replace("{n}", waiting) : box.dataset.refusedHead;
   box.querySelector("ul").replaceChildren(...items.map((item) => {
     const row = box.querySelector("template").content.firstElementChild.cloneNode(true);
     const state = item.state === "refused" ? "refused" : refused.has(item.pulka) ? "held" : "waiting";

@@ -235,4 +235,22 @@ def test_the_script_has_no_words_of_its_own():
     code = re.sub(r"//[^\n]*", "", (STATIC_DIR / "app.js").read_text())
     literals = re.findall(r"\"[^\"\n]*\"|'[^'\n]*'|`[^`]*`", code)
     words = [text for text in literals if re.search(r"[A-Za-z]{2,} [a-z]{2,}|^.[A-Z][a-z]+[ .!]|[A-Za-z]{3,} \$\{", text)]
-    assert [text for text in words if text != "\"use strict\""] == []
+    assert [text for text in words if text != '"use strict"' and not re.match(r"^.[.#\[]", text)] == []  # not selectors
+
+
+def test_the_outbox_in_russian(client):
+    """The notice of writes kept on the phone (templates/_outbox.html): each of Russian's three plural forms for
+    app.js to choose by Intl.PluralRules, and the page a kept write leads to."""
+    page = client.get("/", headers=RU).get_data(as_text=True)
+    notice = re.search(r"<section class=\"outbox\"[^>]*>", page).group(0)
+    for form, words in (("one", "{n}\u00a0сдача ждёт отправки"), ("few", "{n}\u00a0сдачи ждут отправки"),
+                        ("many", "{n}\u00a0сдач ждут отправки"), ("refused-head", "Не отправлено"),
+                        ("sent", "Отправлено: {label}"), ("waiting", "ждёт отправки"), ("unnamed", "Сдача")):
+        assert f' data-{form}="{words}' in notice, (form, notice)
+    assert "waiting to send" not in page and "Discard" not in page and ">Open<" not in page
+    english = client.get("/").get_data(as_text=True)
+    assert 'data-one="{n} deal waiting to send"' in english and 'data-many="{n} deals waiting to send"' in english
+    speaks_russian(visible(client.get("/outbox", headers=RU)),
+                   ["Сохранено на телефоне", "Сервер сейчас недоступен", "Записать следующую сдачу", "К пуле",
+                    "К пулькам"],
+                   ["Kept on this phone", "Enter the next deal", "The sheet", "To the pulkas"])
