@@ -88,8 +88,10 @@ function outbox() {
 function list(box, items, discard) {
   const waiting = items.filter((item) => item.state === "waiting").length;
   const refused = new Set();  // pulkas with a refused write: theirs after it wait for it to be settled
-  box.querySelector(".outbox-head").textContent = waiting === 1 ? box.dataset.one
-    : waiting ? box.dataset.many.replace("{n}", waiting) : box.dataset.refusedHead;
+  // The count's sentence in the plural form the page's language takes for it (one, few, many; English: one, other).
+  const form = new Intl.PluralRules(document.documentElement.lang || "en").select(waiting);
+  box.querySelector(".outbox-head").textContent = waiting
+    ? (box.dataset[form] || box.dataset.many).replace("{n}", waiting) : box.dataset.refusedHead;
   box.querySelector("ul").replaceChildren(...items.map((item) => {
     const row = box.querySelector("template").content.firstElementChild.cloneNode(true);
     const state = item.state === "refused" ? "refused" : refused.has(item.pulka) ? "held" : "waiting";
@@ -131,7 +133,14 @@ function stayAwake() {
 // versions itself rather than asking for a 304: waitress closes the connection after every 304, and a
 // phone polling every two seconds should keep its one connection.
 const LIVE_EVERY_MS = 2000;
-const WORDS = { added: "added", edited: "edited", deleted: "deleted", undone: "taken back" };
+// Every text it shows is in the page, in the page's language (templates/base.html, #live-texts).
+const TEXT_KEYS = { added: "added", edited: "edited", deleted: "deleted", undone: "undone", settings: "settings" };
+
+function liveText(key, values = {}) {
+  const texts = document.getElementById("live-texts");
+  const text = (texts && texts.dataset[key]) || "";
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
 
 function live(main) {
   let version = main.dataset.version;
@@ -148,7 +157,7 @@ function live(main) {
         if (String(data.version) !== version) await refresh(data.change);
       } else if ([401, 403, 404].includes(response.status)) {
         stopped = true;
-        note("This pulka is no longer shared with you.", true);
+        note(liveText("gone"), true);
       }
     } catch (error) {
       // No connection for now: the next check tries again.
@@ -178,9 +187,8 @@ function live(main) {
 }
 
 function describe(change) {
-  const by = change.by ? ` by ${change.by}` : "";
-  if (change.what === "settings") return `Settings changed${by}`;
-  return `Deal ${change.deal} ${WORDS[change.what] || change.what}${by}`;
+  const key = (TEXT_KEYS[change.what] || "changed") + (change.by ? "By" : "");
+  return liveText(key, { deal: change.deal, by: change.by });
 }
 
 // An unobtrusive line at the bottom of the screen, read out by screen readers.
@@ -337,7 +345,7 @@ function dealForm(form) {
       if (asked !== asking) return; // a later tap has asked again: its answer counts
       // Each line with its reason ("Anna helps Boris …"), so that help or consolation does not look like a mistake.
       const lines = response.ok ? data.lines : (data.problems || [data.error]).map((p) => ({ what: p.message }));
-      box.querySelector("h2").textContent = response.ok ? "Will be written" : "Not yet";
+      box.querySelector("h2").textContent = response.ok ? box.dataset.ok : box.dataset.bad;
       box.querySelector("ul").replaceChildren(...lines.map((line) => {
         const li = document.createElement("li");
         const what = document.createElement("span");
@@ -386,7 +394,7 @@ function pulkaForm(form) {
       const input = form.querySelector(`input[name="player${i}"]`);
       const label = form.querySelector(`[data-player="${i}"]`);
       if (!input || !label) continue;
-      label.textContent = input.value.trim() || `player ${i + 1}`;
+      label.textContent = input.value.trim() || label.dataset.unnamed;
       if (i === 3) label.closest(".chip").hidden = !input.value.trim();
     }
   }

@@ -68,12 +68,20 @@ def pdf_filename(title: str, created: date | datetime) -> str:
 # -- the document ------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def _environment():
+@lru_cache(maxsize=4)
+def _environment(language: str = "en"):
+    """The template's environment speaking `language`: the web's `messages` catalog, as the pages use it."""
+    from babel.support import Translations
     from jinja2 import Environment, FileSystemLoader
 
-    return Environment(loader=FileSystemLoader(TEMPLATES_DIR), autoescape=True, trim_blocks=True,
-                       lstrip_blocks=True)
+    from ..i18n_engine import TRANSLATIONS
+
+    environment = Environment(loader=FileSystemLoader(TEMPLATES_DIR), autoescape=True, trim_blocks=True,
+                              lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+    environment.policies["ext.i18n.trimmed"] = True  # as scorekeeper.catalogs extracts {% trans %} blocks
+    environment.install_gettext_translations(Translations.load(str(TRANSLATIONS), [language], "messages"),
+                                             newstyle=True)
+    return environment
 
 
 def _money(value: Decimal, currency: str) -> str:
@@ -167,7 +175,7 @@ def _value(value) -> str:
 
 def render_html(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement | None = None, *,
                 title: str, created: date | datetime, currency: str = "", orientation: str = "table",
-                seats: Sequence[str] | None = None) -> str:
+                seats: Sequence[str] | None = None, language: str = "en") -> str:
     """The PDF's HTML, for debugging the layout in a browser."""
     from markupsafe import Markup
 
@@ -175,17 +183,19 @@ def render_html(players: Sequence[str], rules: Rules, replay: Replay, settlement
     data = context(players, rules, replay, settlement, title=title, created=created, currency=currency,
                    orientation=orientation, seats=seats)
     data["svg"] = Markup(data["svg"])  # built and escaped by sheet_svg
-    return _environment().get_template("pdf/pulka.html").render(data)
+    data["language"] = language
+    return _environment(language).get_template("pdf/pulka.html").render(data)
 
 
 def render_pdf(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement | None = None, *,
                title: str, created: date | datetime, currency: str = "", orientation: str = "table",
-               seats: Sequence[str] | None = None) -> bytes:
-    """The pulka as A4 PDF bytes; finished or not, 3 or 4 players. `settlement` defaults to settling the sheet."""
+               seats: Sequence[str] | None = None, language: str = "en") -> bytes:
+    """The pulka as A4 PDF bytes in `language`; finished or not, 3 or 4 players. `settlement` defaults to
+    settling the sheet."""
     import weasyprint
 
     html = render_html(players, rules, replay, settlement, title=title, created=created, currency=currency,
-                       orientation=orientation, seats=seats)
+                       orientation=orientation, seats=seats, language=language)
     document = weasyprint.HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=make_url_fetcher())
     return document.write_pdf()
 

@@ -304,7 +304,7 @@ class Presenter:
         gate: Gate = current_app.extensions["scorekeeper.pdf"]
         render = partial(render_pdf_in_worker, gate.running, pulka.players, pulka.rules, pulka.replay,
                          pulka.settlement, title=pulka.name, created=pulka.created_at, currency=pulka.currency,
-                         orientation=orientation)
+                         orientation=orientation, language=language())
         with gate.entered():
             return self._once(self._pdfs, orientation, lambda: gate.run(render))
 
