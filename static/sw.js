@@ -13,6 +13,10 @@ const SHELL_FILES = [
   "/static/fonts/DejaVuSans-Bold.ttf", "/static/manifest.webmanifest",
 ];
 const NETWORK_WAIT_MS = 4000;  // on a weak signal, a page last seen is better than a blank screen
+// The page a write redirects to carries its result ("Deal 5 saved: …") once, and a form on the version the
+// write made: never stand in a kept copy for it while the server answers, however slowly.
+const AFTER_WRITE_MS = 30000;
+let lastWrite = 0;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(SHELL_FILES)).then(() => self.skipWaiting()));
@@ -74,7 +78,8 @@ async function page(request) {
     }
     return response;
   });
-  const slow = new Promise((resolve) => setTimeout(resolve, NETWORK_WAIT_MS));
+  const wait = Date.now() - lastWrite < AFTER_WRITE_MS ? AFTER_WRITE_MS : NETWORK_WAIT_MS;
+  const slow = new Promise((resolve) => setTimeout(resolve, wait));
   try {
     const first = await Promise.race([network, slow]);
     if (first) return first;
@@ -140,6 +145,7 @@ async function write(request, target) {
     try {
       prepare(item, await get(item.pulka, "after"));
       const response = await send(item);
+      lastWrite = Date.now();
       if (replaced && acknowledged(response)) {
         await drop(replaced.id);
         await after(item);
