@@ -13,10 +13,19 @@ from .test_processes import Server
 pytestmark = pytest.mark.browser
 PASSWORD = "a long password"
 RASPASY = {"type": "raspasy", "tricks": {"A": 4, "B": 3, "C": 3}}
+# What the phone says, in each language of the table.
+WORDS = {
+    "en": {"locale": "en-GB", "kept": "Kept on this phone", "waiting": ("1 deal waiting to send", "2 deals waiting to send"),
+           "deal": "Deal {n}", "state": "waiting to send", "next": "Enter the next deal", "sent": "sent",
+           "deals": "2 deals"},
+    "ru": {"locale": "ru-RU", "kept": "Сохранено на телефоне",
+           "waiting": ("1 сдача ждёт отправки", "2 сдачи ждут отправки"), "deal": "Сдача {n}",
+           "state": "ждёт отправки", "next": "Записать следующую сдачу", "sent": "Отправлено", "deals": "2 сдачи"},
+}
 
 
 @pytest.fixture
-def table(tmp_path):
+def table(request, tmp_path):
     """A server process on SQLite with an account, its token and a pulka of A, B, C; and a phone (chromium,
     390×844) logged in, with the service worker in control. Yields (server, token, pulka id, page, start),
     `start()` bringing the server back on its port and database after `server.stop()`."""
@@ -38,7 +47,8 @@ def table(tmp_path):
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+            locale = WORDS[getattr(request, "param", "en")]["locale"]
+            page = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale).new_page()
             errors = watch(page)
             page.goto(f"{server.base}/login")
             page.fill("input[name=username]", "anna")
@@ -71,36 +81,46 @@ def deals(server, token, uid) -> list[dict]:
     return body["deals"]
 
 
-def test_deals_saved_without_a_connection_are_sent_once_when_it_returns(table):
+@pytest.mark.parametrize("table", sorted(WORDS), indirect=True)
+def test_deals_saved_without_a_connection_are_sent_once_when_it_returns(table, request):
     server, token, uid, page, start = table
+    words = WORDS[request.node.callspec.params["table"]]
     notice = page.locator("[data-outbox]")
     expect(notice).to_be_hidden()
     server.stop()  # the server cannot be reached: no `online` event either
     raspasy(page)
     page.wait_for_url(f"{server.base}/outbox?p={uid}")  # not the browser's error page
-    expect(page.locator("h1")).to_have_text("Kept on this phone")
-    expect(notice).to_contain_text("1 deal waiting to send")
-    expect(notice.locator(".outbox-label")).to_have_text("Deal 1")
-    expect(notice.locator(".outbox-state")).to_have_text("waiting to send")
-    page.screenshot(path="/tmp/offline-waiting-390.png")
+    expect(page.locator("h1")).to_have_text(words["kept"])
+    expect(notice).to_contain_text(words["waiting"][0])
+    expect(notice.locator(".outbox-label")).to_have_text(words["deal"].format(n=1))
+    expect(notice.locator(".outbox-state")).to_have_text(words["state"])
+    shot(page, request, "offline-waiting")
     # The next deal, entered on the form this phone kept (it still says "Deal 1"): it is listed as deal 2.
-    page.click("text=Enter the next deal")
+    page.click(f"text={words['next']}")
     page.wait_for_url(f"{server.base}/p/{uid}/deal")
-    expect(notice).to_contain_text("1 deal waiting to send")  # on every page
+    expect(notice).to_contain_text(words["waiting"][0])  # on every page
     raspasy(page, (2, 4))
     page.wait_for_url(f"{server.base}/outbox?p={uid}")
-    expect(notice).to_contain_text("2 deals waiting to send")
-    expect(notice.locator(".outbox-label")).to_have_text(["Deal 1", "Deal 2"])
-    page.screenshot(path="/tmp/offline-waiting-two-390.png")
+    expect(notice).to_contain_text(words["waiting"][1])
+    expect(notice.locator(".outbox-label")).to_have_text([words["deal"].format(n=1), words["deal"].format(n=2)])
+    shot(page, request, "offline-waiting-two")
 
     server = start()  # the same port and database; the page asks the worker to try again every few seconds
-    expect(page.locator(".live-note")).to_contain_text("sent", timeout=15_000)
+    expect(page.locator(".live-note")).to_contain_text(words["sent"], timeout=15_000)
     expect(notice).to_be_hidden(timeout=15_000)
     stored = deals(server, token, uid)
     assert [deal["deal"]["tricks"] for deal in stored] == [{"A": 4, "B": 3, "C": 3}, {"A": 2, "B": 4, "C": 4}]
     page.goto(f"{server.base}/p/{uid}")
-    expect(page.locator("main")).to_contain_text("2 deals")
+    expect(page.locator("main")).to_contain_text(words["deals"])
     expect(notice).to_be_hidden()
+
+
+def shot(page, request, name: str) -> None:
+    """A screenshot among the test artifacts, named by the table's language."""
+    from .test_walkthrough import ARTIFACTS
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{request.node.callspec.params['table']}-{name}.png"))
 
 
 def test_a_lost_acknowledgment_is_sent_again_and_saved_once(table):
