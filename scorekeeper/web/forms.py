@@ -19,7 +19,7 @@ from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ..engine import (PARAMETERS, PRESETS, Contract, Deal, DealType, Kind, Parameter, Preset, Rules, Sheet,
                       SingleWhistMade, defenders, json_value)
-from .domain import Refused
+from .domain import Msg, Refused
 
 MAIN_PARAMETERS = ("pulya_size", "whist_price")
 ADVANCED = tuple(p for p in PARAMETERS if p.name not in MAIN_PARAMETERS)
@@ -132,7 +132,7 @@ def deal_from_fields(fields: Mapping[str, Any], sheet: Sheet, rules: Rules) -> D
     after `sheet`. Only what this deal needs is read, so a hidden field never counts."""
     kind = fields.get("type") or DealType.GAME.value
     if kind not in DealType.__members__.values():
-        raise Refused("choose a game, misère or raspasy", "type")
+        raise Refused(Msg("choose a game, misère or raspasy"), "type")
     kind = DealType(kind)
     active = sheet.active
     if kind is DealType.RASPASY:

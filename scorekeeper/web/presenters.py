@@ -28,7 +28,7 @@ from ..render.svg import ORIENTATIONS, sheet_svg
 from ..render.text import amount, describe, filename, points, signed
 from . import errors
 from .cache import Busy, Gate, Section
-from .domain import Pulka, Refused
+from .domain import Msg, Pulka, Refused
 from .forms import lone_whist_total
 from .i18n import language
 from .repository import Summary
@@ -412,8 +412,8 @@ RETRY_AFTER = 5
 def busy(error: Busy) -> Response:
     """503 and when to try again: a PDF asked for while the server makes as many as it makes at once, and as
     many more wait their turn. Turned away rather than queued, so that PDFs never hold every server thread."""
-    response, status = errors.respond(Refused("The server is making other PDFs just now; try again in a few "
-                                              "seconds.", code="busy"))
+    response, status = errors.respond(Refused(Msg("The server is making other PDFs just now; try again in a few "
+                                                  "seconds."), code="busy"))
     response = current_app.make_response((response, status))
     response.headers["Retry-After"] = str(RETRY_AFTER)
     return response

@@ -16,7 +16,7 @@ from datetime import datetime
 
 from .. import pulyafile
 from ..engine import Deal, DealResult, PulkaError, Replay, replay
-from .domain import (DealRefused, NotFound, NothingToUndo, Once, Pulka, Refused, Role, RulesFrozen, Settings, Share,
+from .domain import (DealRefused, Msg, NotFound, NothingToUndo, Once, Pulka, Refused, Role, RulesFrozen, Settings, Share,
                      TooManyDeals, VersionConflict, read_settings)
 from .models import SHARE_LABEL_MAX
 from .repository import Repository, Summary
@@ -127,7 +127,7 @@ def edit_deal(repo: Repository, uid: str, number: int, deal: Deal, expected: int
         before.result(number)
         deals = list(before.deals)
         deals[number - 1] = deal
-        replayed = _replay(before.settings, deals, focus=number, action=f"This change to deal {number}")
+        replayed = _replay(before.settings, deals, focus=number, action=Msg("This change to deal {number}")(number=number))
         change.replace(number, deal)
         return change.done(deals, replayed, _note("edited", number, by))
 
@@ -139,7 +139,7 @@ def delete_deal(repo: Repository, uid: str, number: int, expected: int | None = 
         before = _expect(change.before, expected)
         before.result(number)
         deals = before.deals[:number - 1] + before.deals[number:]
-        replayed = _replay(before.settings, deals, action=f"Deleting deal {number}", renumber_from=number)
+        replayed = _replay(before.settings, deals, action=Msg("Deleting deal {number}")(number=number), renumber_from=number)
         change.remove(number)
         return change.done(deals, replayed, _note("deleted", number, by))
 
@@ -161,9 +161,9 @@ def undo(repo: Repository, uid: str, expected: int | None = None, by: str = "", 
 def create_share(repo: Repository, uid: str, role: object, label: object = "") -> Share:
     """A new link to the pulka for a viewer or a scorer."""
     if role not in (Role.VIEWER, Role.SCORER):
-        raise Refused("a share link's role is viewer or scorer", "role")
+        raise Refused(Msg("a share link's role is viewer or scorer"), "role")
     if not isinstance(label, str) or len(label.strip()) > SHARE_LABEL_MAX:
-        raise Refused(f"a link's name has at most {SHARE_LABEL_MAX} characters", "label")
+        raise Refused(Msg("a link's name has at most {most} characters")(most=SHARE_LABEL_MAX), "label")
     return repo.add_share(uid, Role(role), label.strip())
 
 

@@ -78,7 +78,7 @@ def test_a_big_pulka_in_many_versions_stays_within_the_budget(database_url, tmp_
     assert sum(map(weight, items)) == cache.total <= cache.budget == 4 * 2**20
     assert 2 <= len(items) < 2 * 12  # a pulka and its presenter per version: some versions are gone
     # The one just shown is there, its presenter with every part counted.
-    view = app.extensions["scorekeeper.presenters"].get((uid, 13))
+    view = app.extensions["scorekeeper.presenters"].get((uid, 13, "en"))
     assert view is not None and weight(view) > 300 * 2800 + len(view.drawing("upright"))
     app.extensions["scorekeeper"].db.engine.dispose()
 
