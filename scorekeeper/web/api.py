@@ -11,9 +11,9 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from .. import pulyafile
 from ..engine import PARAMETERS, PRESETS, Deal
 from ..render.svg import ORIENTATIONS
-from . import accounts, services
+from . import accounts, i18n, services
 from .access import actor, caller
-from .domain import Answer, Msg, Pulka, Refused, Share, read_deal, read_pulka_file, read_settings
+from .domain import Answer, Msg, Pulka, Refused, Share, literal, read_deal, read_pulka_file, read_settings
 from .forms import deal_from_fields, whole_number
 from .idempotency import idempotent, json_answer, write
 from .openapi import document
@@ -120,8 +120,8 @@ def openapi():
 @bp.get("/parameters")
 def parameters():
     return jsonify({
-        "parameters": [{"name": p.name, "kind": p.kind.value, "meaning": p.meaning.text(()),
-                        "domain": p.domain.text(())} for p in PARAMETERS],
+        "parameters": [{"name": p.name, "kind": p.kind.value, "title": i18n.say(p.title or literal(p.name)),
+                        "meaning": i18n.say(p.meaning), "domain": i18n.say(p.domain)} for p in PARAMETERS],
         "presets": {preset.value: rules.to_dict() for preset, rules in PRESETS.items()},
     })
 
@@ -144,7 +144,10 @@ def list_pulkas():
 @bp.post("/pulkas")
 @idempotent
 def create_pulka():
-    settings = read_settings(_body())
+    body = _body()
+    if "currency" not in body and (currency := i18n.DEFAULT_CURRENCY.get(i18n.language())):
+        body = {**body, "currency": currency}  # a Russian table plays for roubles unless it says otherwise
+    settings = read_settings(body)
     return write(lambda once: services.create_pulka(repository(), _me(), settings, once=once), _created)
 
 

@@ -28,6 +28,9 @@ LANGUAGES = {"ru": "Русский", "en": "English"}
 DEFAULT = "en"
 COOKIE = "lang"
 KIN = {"uk": "ru", "be": "ru", "kk": "ru"}
+# A new pulka's currency where the request does not name one: roubles for a Russian table. The form's field
+# starts with it; elsewhere (English) what it was: the form's ₽, and none through the API.
+DEFAULT_CURRENCY = {"ru": "₽"}
 
 
 def chosen(value: object) -> str | None:

@@ -63,6 +63,7 @@ def _presets_json() -> str:
 
 def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka | None = None, status: int = 200):
     return render_template("pulka_form.html", form=form, errors=errors, pulka=pulka, advanced=ADVANCED, Kind=Kind,
+                           say=i18n.say,  # a parameter's title, meaning and domain in the page's language
                            advanced_open=any(field.startswith("p_") for field in errors),
                            choice_texts=lambda p: [text_of(c) for c in p.choices],
                            presets=PRESETS, presets_json=_presets_json(),
@@ -75,6 +76,7 @@ def new_pulka():
     form = PulkaForm()
     if request.method == "GET":
         form.fill_rules(PRESETS[form.preset.data or "sochi"])
+        form.currency.data = i18n.DEFAULT_CURRENCY.get(i18n.language(), form.currency.data)
         return _settings_page(form, {})
 
     def started(pulka: Pulka) -> Answer:
