@@ -193,7 +193,7 @@ def read_settings(data: Mapping[str, object], base: Settings | None = None) -> S
 def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:
     why = pulyafile.check_players(value)
     if why:
-        faults.append(Fault.of("bad_players", "players", literal(why)))
+        faults.append(Fault.of("bad_players", "players", why))
         return ()
     return tuple(value)
 

@@ -176,3 +176,14 @@ def test_a_new_pulkas_currency_is_roubles_in_russian(client):
     made = client.post("/api/v1/pulkas", json={"players": list(PLAYERS)}, headers=RU).json
     assert made["currency"] == "₽"
     assert client.post("/api/v1/pulkas", json={"players": list(PLAYERS)}).json["currency"] == ""  # as before
+
+
+def test_a_deal_or_file_that_is_not_pulya_1_is_refused_in_russian(client):
+    uid = create(client, PLAYERS)
+    ru = client.post(f"/api/v1/pulkas/{uid}/deals", json={"type": "misere", "declarer": "Дима"}, headers=RU).json
+    assert (ru["error"]["code"], ru["error"]["field"]) == ("unknown_player", "declarer")
+    assert ru["error"]["message"] == "сдача 1: 'Дима' — не из игроков"
+    en = client.post(f"/api/v1/pulkas/{uid}/deals", json={"type": "misere", "declarer": "Дима"}).json
+    assert en["error"]["message"] == "deal 1: 'Дима' is not one of the players"
+    same = client.post("/api/v1/pulkas", json={"players": ["A", "A", "B"]}, headers=RU).json["error"]
+    assert (same["code"], same["message"]) == ("bad_players", "у двух игроков одно и то же имя")
