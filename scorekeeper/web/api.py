@@ -147,7 +147,7 @@ def create_pulka():
     body = _body()
     if "currency" not in body and (currency := i18n.DEFAULT_CURRENCY.get(i18n.language())):
         body = {**body, "currency": currency}  # a Russian table plays for roubles unless it says otherwise
-    settings = read_settings(body)
+    settings = read_settings(body, say=i18n.say)
     return write(lambda once: services.create_pulka(repository(), _me(), settings, once=once), _created)
 
 
@@ -319,4 +319,5 @@ def import_pulka():
     if not request.is_json:
         raise Refused(Msg("send the pulka file as application/json"), code="unsupported_media_type")
     file, name = read_pulka_file(request.get_data()), request.args.get("name", "")[:PULKA_NAME_MAX]
-    return write(lambda once: services.import_pulka(repository(), _me(), file, name, once), _created)
+    return write(lambda once: services.import_pulka(repository(), _me(), file, name, once, i18n.say),
+                 _created)

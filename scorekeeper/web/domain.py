@@ -160,11 +160,21 @@ class Answered(Exception):
 SETTING_KEYS = ("name", "currency", "players", "first_dealer", "rules")
 
 
-def default_name(players: Sequence[str]) -> str:
-    return ("Pulka of " + ", ".join(players))[:models.PULKA_NAME_MAX]
+PULKA_OF = Msg("Pulka of {players}")
+IMPORTED_PULKA_OF = Msg("Imported pulka of {players}")
 
 
-def read_settings(data: Mapping[str, object], base: Settings | None = None) -> Settings:
+def english(text: Text) -> str:
+    return text.text(())
+
+
+def default_name(players: Sequence[str], say: Callable[[Text], str] = english, imported: bool = False) -> str:
+    """A pulka's name after its players, in the language of `say` (the edge's: i18n.say)."""
+    return say((IMPORTED_PULKA_OF if imported else PULKA_OF)(players=", ".join(players)))[:models.PULKA_NAME_MAX]
+
+
+def read_settings(data: Mapping[str, object], base: Settings | None = None,
+                  say: Callable[[Text], str] = english) -> Settings:
     """Settings from `data` (keys of SETTING_KEYS; players and the first dealer by name, rules as in the
     pulka file), each missing key taken from `base` (a new pulka: Sochi, first player deals, a name from
     the players). SettingsInvalid lists every problem, each on its field."""
@@ -187,7 +197,7 @@ def read_settings(data: Mapping[str, object], base: Settings | None = None) -> S
     currency = _text(data, "currency", models.CURRENCY_MAX, faults, base.currency if base else "")
     if faults:
         raise SettingsInvalid(faults)
-    return Settings(name or default_name(players), currency, players, first_dealer, rules)
+    return Settings(name or default_name(players, say), currency, players, first_dealer, rules)
 
 
 def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:

@@ -35,6 +35,9 @@ def whole_number(text: object) -> int | str | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else text
 
 
+NOT_A_VERSION = Msg("version must be a whole number")
+
+
 class VersionField(Field):
     """The pulka version the page showed: a write on a pulka that changed since is refused."""
 
@@ -57,7 +60,7 @@ class VersionedForm(FlaskForm):
         """The version to write against; Refused when the field was sent but is not a version."""
         if self.version.errors or not self.validate():
             field, messages = next(iter(self.errors.items()))
-            raise Refused(messages[0], field)
+            raise Refused(NOT_A_VERSION if field == "version" else messages[0], field)
         return self.version.data if self.version.data is not None else default
 
 

@@ -85,7 +85,7 @@ def new_pulka():
             name=pulka.name, dealer=pulka.players[pulka.first_dealer])))
 
     try:
-        settings = read_settings(form.settings_data())
+        settings = read_settings(form.settings_data(), say=i18n.say)
         return write(lambda once: services.create_pulka(repository(), _me(), settings, once=once), started)
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), status=STATUS[error.code])
@@ -367,7 +367,8 @@ def import_pulka():
         file = read_pulka_file(text)
         if not name and not file.name and upload and upload.filename:  # a file without a name of its own
             name = upload.filename.rsplit(".pulya", 1)[0].rsplit(".json", 1)[0]
-        return write(lambda once: services.import_pulka(repository(), _me(), file, name[:PULKA_NAME_MAX], once),
+        return write(lambda once: services.import_pulka(repository(), _me(), file, name[:PULKA_NAME_MAX], once,
+                                                         i18n.say),
                      lambda pulka: _went(url_for(".sheet", uid=pulka.uid),
                                          ("message", ngettext("Imported %(name)s: %(num)d deal.",
                                                               "Imported %(name)s: %(num)d deals.",

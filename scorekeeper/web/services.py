@@ -11,13 +11,13 @@ requests, and errors.py answers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from .. import pulyafile
-from ..engine import Deal, DealResult, PulkaError, Replay, replay
-from .domain import (DealRefused, Msg, NotFound, NothingToUndo, Once, Pulka, Refused, Role, RulesFrozen, Settings, Share,
-                     TooManyDeals, VersionConflict, read_settings)
+from ..engine import Deal, DealResult, PulkaError, Replay, Text, replay
+from .domain import (DealRefused, Msg, NotFound, NothingToUndo, Once, Pulka, Refused, Role, RulesFrozen, Settings,
+                     Share, TooManyDeals, VersionConflict, default_name, english, read_settings)
 from .models import SHARE_LABEL_MAX
 from .repository import Repository, Summary
 
@@ -74,10 +74,11 @@ def again(repo: Repository, owner_id: int, uid: str, once: Once | None = None) -
 
 
 def import_pulka(repo: Repository, owner_id: int, file: pulyafile.Pulka, name: str = "",
-                 once: Once | None = None) -> Pulka:
-    """A pulka file as a new pulka, named `name`, else as the file names it, else after its players."""
+                 once: Once | None = None, say: Callable[[Text], str] = english) -> Pulka:
+    """A pulka file as a new pulka, named `name`, else as the file names it, else after its players (in the
+    language of `say`)."""
     settings = read_settings({
-        "name": name or file.name or "Imported pulka of " + ", ".join(file.players),
+        "name": name or file.name or default_name(file.players, say, imported=True),
         "currency": file.currency or "",
         "players": list(file.players),
         "first_dealer": file.players[file.first_dealer],

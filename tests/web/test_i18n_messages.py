@@ -187,3 +187,9 @@ def test_a_deal_or_file_that_is_not_pulya_1_is_refused_in_russian(client):
     assert en["error"]["message"] == "deal 1: 'Дима' is not one of the players"
     same = client.post("/api/v1/pulkas", json={"players": ["A", "A", "B"]}, headers=RU).json["error"]
     assert (same["code"], same["message"]) == ("bad_players", "у двух игроков одно и то же имя")
+
+
+def test_a_new_pulka_without_a_name_is_named_in_the_callers_language(client):
+    made = client.post("/api/v1/pulkas", json={"players": list(PLAYERS)}, headers=RU).json
+    assert made["name"] == "Пулька: Анна, Борис, Вера"
+    assert client.post("/api/v1/pulkas", json={"players": list(PLAYERS)}).json["name"] == "Pulka of Анна, Борис, Вера"
