@@ -62,6 +62,23 @@ def translations(locale: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(compiled)
 
 
+@functools.cache
+def catalog(locale: str) -> gettext.NullTranslations:
+    """Every text of the app in the language of `locale`: the web's `messages` catalog (the compiled .mo
+    beside its .po), the engine's behind it. A refusal of the web may hold a problem of the engine (a deal
+    that breaks a later one), and a page's line holds a reason of the engine: one catalog writes both.
+    Without Flask: the renderers (SVG, PDF in its worker process) get it by the language's name."""
+    language = locale.replace("-", "_").partition("_")[0].lower()
+    engine = translations(language)
+    path = TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo" if language else None
+    if path is None or not path.is_file():
+        return engine
+    with path.open("rb") as mo:
+        both = gettext.GNUTranslations(mo)
+    both.add_fallback(engine)
+    return both
+
+
 def render(text: Text, names: Sequence[str], locale: str) -> str:
     """`text` in the language of `locale`, with the players' names."""
     catalog = translations(locale)

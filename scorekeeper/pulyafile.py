@@ -14,8 +14,9 @@ from typing import Any
 
 from .engine import (
     Code, Contract, Deal, DealType, Problem, PulkaError, Replay, Rules, RulesError, Settlement, Text, json_value,
-    literal, replay, settle,
+    quoted, replay, settle,
 )
+from .words import Msg
 
 FORMAT = "pulya/1"
 RESULT_FORMAT = "pulya-result/1"
@@ -79,15 +80,15 @@ def literal_text(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
-def check_players(players: object) -> str | None:
+def check_players(players: object) -> Text | None:
     """Why `players` is not 3 or 4 distinct non-empty names of at most 40 characters, or None."""
     if not isinstance(players, list) or len(players) not in (3, 4):
-        return "a pulka has 3 or 4 players, listed in clockwise seating order"
+        return Msg("a pulka has 3 or 4 players, listed in clockwise seating order")
     for name in players:
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            return f"a player's name is 1 to {MAX_NAME} characters, not {name!r}"
+            return Msg("a player's name is 1 to {most} characters, not {name}")(most=MAX_NAME, name=repr(name))
     if len(set(players)) != len(players):
-        return "two players have the same name"
+        return Msg("two players have the same name")
     return None
 
 
@@ -96,14 +97,14 @@ def loads(text: str | bytes) -> Pulka:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as error:
-        raise FileError(Problem(Code.BAD_JSON, "", Text(literal_text(f"the file is not JSON: {error}")))) from None
+        raise FileError(Problem(Code.BAD_JSON, "", Msg("the file is not JSON: {error}")(error=str(error)))) from None
     return parse(data)
 
 
 def parse(data: object) -> Pulka:
     """Read a `pulya/1` object. Structure and names are checked here, the rules of play by the engine."""
     if not isinstance(data, dict):
-        raise FileError(Problem(Code.BAD_FORMAT, "", Text("a pulka file is a JSON object")))
+        raise FileError(Problem(Code.BAD_FORMAT, "", Msg("a pulka file is a JSON object")))
     problems = _top_problems(data)
     rules = _read_rules(data["rules"], problems) if "rules" in data else None
     if problems or rules is None:
@@ -124,32 +125,35 @@ def parse(data: object) -> Pulka:
                  None if started is None else _started(started))
 
 
+MISSING = Msg("the key {key} is missing")
+
+
 def _top_problems(data: dict[str, Any]) -> list[Problem]:
     problems = []
     for key in data.keys() - _TOP_KEYS:
-        problems.append(Problem(Code.BAD_FORMAT, key, Text(f"unknown key {literal(key)}")))
+        problems.append(Problem(Code.BAD_FORMAT, key, Msg("unknown key {key}")(key=quoted(key))))
     for key in sorted({"format", "players", "rules", "deals"} - data.keys()):
-        problems.append(Problem(Code.BAD_FORMAT, key, Text(f"the key {literal(key)} is missing")))
+        problems.append(Problem(Code.BAD_FORMAT, key, MISSING(key=quoted(key))))
     if "format" in data and data["format"] != FORMAT:
-        problems.append(Problem(Code.BAD_FORMAT, "format", Text(f"format must be {FORMAT!r}")))
+        problems.append(Problem(Code.BAD_FORMAT, "format", Msg("format must be {format}")(format=repr(FORMAT))))
     if "deals" in data and not isinstance(data["deals"], list):
-        problems.append(Problem(Code.BAD_FORMAT, "deals", Text("deals must be a list")))
+        problems.append(Problem(Code.BAD_FORMAT, "deals", Msg("deals must be a list")))
     name, currency = data.get("name"), data.get("currency")
     if "name" in data and not (isinstance(name, str) and name.strip() and len(name) <= MAX_PULKA_NAME):
         problems.append(Problem(Code.BAD_FORMAT, "name",
-                                Text(f"name must be text of 1 to {MAX_PULKA_NAME} characters")))
+                                Msg("name must be text of 1 to {most} characters")(most=MAX_PULKA_NAME)))
     if "currency" in data and not (isinstance(currency, str) and len(currency) <= MAX_CURRENCY):
         problems.append(Problem(Code.BAD_FORMAT, "currency",
-                                Text(f"currency must be text of at most {MAX_CURRENCY} characters")))
+                                Msg("currency must be text of at most {most} characters")(most=MAX_CURRENCY)))
     if "started" in data and _started(data["started"]) is None:
-        problems.append(Problem(Code.BAD_FORMAT, "started", Text("started must be an ISO 8601 date-time with its "
-                                                                 "offset, such as 2026-11-29T19:30:00+03:00")))
+        problems.append(Problem(Code.BAD_FORMAT, "started", Msg("started must be an ISO 8601 date-time with its "
+                                                                "offset, such as 2026-11-29T19:30:00+03:00")))
     if "players" in data:
         why = check_players(data["players"])
         if why:
-            problems.append(Problem(Code.BAD_PLAYERS, "players", Text(literal_text(why))))
+            problems.append(Problem(Code.BAD_PLAYERS, "players", why))
         elif data.get("first_dealer", data["players"][0]) not in data["players"]:
-            problems.append(Problem(Code.BAD_PLAYERS, "first_dealer", Text("first_dealer must be one of the players")))
+            problems.append(Problem(Code.BAD_PLAYERS, "first_dealer", Msg("first_dealer must be one of the players")))
     return problems
 
 
@@ -175,18 +179,18 @@ def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | N
     """A deal's structure and names; what the rules say of it is the engine's to check."""
     problems: list[Problem] = []
     if not isinstance(item, dict):
-        return None, [Problem(Code.BAD_FORMAT, "", Text("a deal is a JSON object"), number)]
+        return None, [Problem(Code.BAD_FORMAT, "", Msg("a deal is a JSON object"), number)]
     kind = item.get("type")
     if not isinstance(kind, str) or kind not in _DEAL_KEYS:
         return None, [Problem(Code.BAD_FORMAT, "type",
-                              Text(f"type must be game, misere or raspasy, not {literal(kind)}"), number)]
+                              Msg("type must be game, misere or raspasy, not {kind}")(kind=quoted(kind)), number)]
     kind = DealType(kind)
     required, allowed = _DEAL_KEYS[kind]
     keys = item.keys()
     if not required <= keys <= allowed:
-        problems += [Problem(Code.BAD_FORMAT, key, Text(f"a {kind.value} deal has no key {literal(key)}"), number)
+        problems += [Problem(Code.BAD_FORMAT, key, Msg("a {kind} deal has no key {key}")(kind=kind.value, key=quoted(key)), number)
                      for key in sorted(keys - allowed)]
-        problems += [Problem(Code.BAD_FORMAT, key, Text(f"the key {literal(key)} is missing"), number)
+        problems += [Problem(Code.BAD_FORMAT, key, MISSING(key=quoted(key)), number)
                      for key in sorted(required - keys)]
     declarer = None
     if kind is not DealType.RASPASY and "declarer" in item:
@@ -195,7 +199,7 @@ def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | N
     tricks = _by_player(item, "tricks", seat, problems, number)
     is_open = item.get("open", False)
     if not isinstance(is_open, bool):
-        problems.append(Problem(Code.BAD_FORMAT, "open", Text("open must be true or false"), number))
+        problems.append(Problem(Code.BAD_FORMAT, "open", Msg("open must be true or false"), number))
     contract = Contract.parse(item.get("contract")) if kind is DealType.GAME else None
     return Deal(kind, declarer, contract, whist, tricks, is_open is True), problems
 
@@ -203,7 +207,7 @@ def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | N
 def _seat(name: object, field: str, seat: dict[str, int], problems: list[Problem], number: int) -> int | None:
     found = seat.get(name) if isinstance(name, str) else None
     if found is None:
-        problems.append(Problem(Code.UNKNOWN_PLAYER, field, Text(f"{literal(name)} is not one of the players"), number))
+        problems.append(Problem(Code.UNKNOWN_PLAYER, field, Msg("{name} is not one of the players")(name=quoted(name)), number))
     return found
 
 
@@ -214,7 +218,7 @@ def _by_player(item: dict, field: str, seat: dict[str, int], problems: list[Prob
     if value is None and field not in item:
         return None
     if not isinstance(value, dict):
-        problems.append(Problem(Code.BAD_FORMAT, field, Text(f"{field} must be an object from player names to values"),
+        problems.append(Problem(Code.BAD_FORMAT, field, Msg("{field} must be an object from player names to values")(field=field),
                                 number))
         return None
     return {s: v for name, v in value.items() if (s := _seat(name, field, seat, problems, number)) is not None}

@@ -44,13 +44,13 @@ def all_texts() -> tuple[Text, ...]:
     """Every text the engine writes, each once, in the order of the modules: a catalog's msgids.
 
     A module declares its texts as constants, so they are found among its names; the
-    parameters' meanings are rows of the parameter table. A text is declared in one module
+    parameters' meanings and titles are rows of the parameter table. A text is declared in one module
     only: two declarations of one msgid would be two translations of it.
     """
     found: dict[str, Text] = {}
     declared = [value for module in (problems, contracts, rules, validation, scoring, pulka)
                 for name, value in vars(module).items() if isinstance(value, Text) and name.isupper()]
-    for text in [*declared, *(p.meaning for p in PARAMETERS)]:
+    for text in [*declared, *(p.meaning for p in PARAMETERS), *(p.title for p in PARAMETERS if p.title)]:
         if found.setdefault(text.msgid, text) is not text:
             raise ValueError(f"{text.msgid!r} is declared twice")
     return tuple(found.values())

@@ -119,11 +119,12 @@ class Kind(StrEnum):
 class Parameter:
     name: str
     kind: Kind
-    meaning: Text
+    meaning: Text  # what it decides, in a line
     low: int = 0
     high: int | None = None
     choices: tuple[Choice, ...] = ()
     length: int | None = None
+    title: Text | None = None  # its name as players say it ("Pulya size"); the code name is `name`
 
     def parse(self, value: object) -> Value:
         """The canonical value, or ParameterError, whose message names the domain."""
@@ -237,55 +238,55 @@ def json_value(value: Value) -> JsonValue:
     return value
 
 
-def _p(name: str, kind: Kind, meaning: str, **domain: Any) -> Parameter:
-    return Parameter(name, kind, Text(meaning), **domain)
+def _p(name: str, kind: Kind, title: str, meaning: str, **domain: Any) -> Parameter:
+    return Parameter(name, kind, Text(meaning), title=Text(title), **domain)
 
 
 PARAMETERS: tuple[Parameter, ...] = (
-    _p("pulya_size", Kind.INT, "points each player must write into his pulya", low=1, high=1000),
-    _p("whist_price", Kind.MONEY, "money per whist"),
-    _p("pulya_point_whists", Kind.INT, "worth of a pulya point at settlement, in whists", low=0),
-    _p("gora_point_whists", Kind.INT, "worth of a gora point at settlement, in whists", low=0),
-    _p("whist_factor", Kind.INT, "whists per defender trick = whist_factor × price", low=1),
-    _p("remiz_factor", Kind.INT, "declarer's gora per undertrick = remiz_factor × price", low=1),
-    _p("consolation_factor", Kind.INT, "consolation per undertrick = max(consolation_factor × price, consolation_min)", low=0),
-    _p("consolation_min", Kind.INT, "the least consolation per undertrick, whatever the contract", low=0),
-    _p("consolation_by_passer", Kind.BOOL, "a defender who passed writes consolation too"),
-    _p("consolation_by_dealer", Kind.BOOL, "with 4 players the sitting-out dealer writes consolation too"),
-    _p("single_whist_made", Kind.CHOICE, "contract made, one whister: he writes for both defenders' tricks, or each for his own",
+    _p("pulya_size", Kind.INT, "Pulya size", "points each player must write into his pulya", low=1, high=1000),
+    _p("whist_price", Kind.MONEY, "Whist price", "money per whist"),
+    _p("pulya_point_whists", Kind.INT, "Pulya point in whists", "worth of a pulya point at settlement, in whists", low=0),
+    _p("gora_point_whists", Kind.INT, "Gora point in whists", "worth of a gora point at settlement, in whists", low=0),
+    _p("whist_factor", Kind.INT, "Whists per trick", "whists per defender trick = whist_factor × price", low=1),
+    _p("remiz_factor", Kind.INT, "Remiz per undertrick", "declarer's gora per undertrick = remiz_factor × price", low=1),
+    _p("consolation_factor", Kind.INT, "Consolation per undertrick", "consolation per undertrick = max(consolation_factor × price, consolation_min)", low=0),
+    _p("consolation_min", Kind.INT, "Least consolation", "the least consolation per undertrick, whatever the contract", low=0),
+    _p("consolation_by_passer", Kind.BOOL, "Consolation by the passer", "a defender who passed writes consolation too"),
+    _p("consolation_by_dealer", Kind.BOOL, "Consolation by the dealer", "with 4 players the sitting-out dealer writes consolation too"),
+    _p("single_whist_made", Kind.CHOICE, "One whister, contract made", "contract made, one whister: he writes for both defenders' tricks, or each for his own",
        choices=tuple(SingleWhistMade)),
-    _p("single_whist_remiz", Kind.CHOICE, "remiz, one whister: whister writes for all defenders' tricks (greedy) or they are split (gentleman)",
+    _p("single_whist_remiz", Kind.CHOICE, "One whister, remiz", "remiz, one whister: whister writes for all defenders' tricks (greedy) or they are split (gentleman)",
        choices=tuple(SingleWhistRemiz)),
-    _p("shortfall_factor", Kind.FACTOR, "a whister's gora per missing trick = shortfall_factor × price",
+    _p("shortfall_factor", Kind.FACTOR, "Whister's shortfall", "a whister's gora per missing trick = shortfall_factor × price",
        choices=(Fraction(0), HALF, Fraction(1))),
-    _p("shortfall_split", Kind.CHOICE, "two whisters short on a 6 or 7: each answers for his own deficit, or capped at the pair's",
+    _p("shortfall_split", Kind.CHOICE, "Two whisters short", "two whisters short on a 6 or 7: each answers for his own deficit, or capped at the pair's",
        choices=tuple(ShortfallSplit)),
-    _p("q1_responsible", Kind.CHOICE, "8, 9, 10 with two whisters who took nothing: who answers for the missing trick",
+    _p("q1_responsible", Kind.CHOICE, "Who answers for the missing trick", "8, 9, 10 with two whisters who took nothing: who answers for the missing trick",
        choices=tuple(Q1Responsible)),
-    _p("half_whist", Kind.LEVELS, "levels on which half-whist is allowed", choices=(6, 7)),
-    _p("stalingrad", Kind.BOOL, "6♠ must be whisted by both defenders"),
-    _p("ten_checked", Kind.BOOL, "a 10 is checked, not whisted"),
-    _p("checked_ten_whists", Kind.BOOL, "on a failed checked 10 each defender also writes whists for his own tricks"),
-    _p("misere_gora_per_trick", Kind.INT, "failed misère: gora per trick taken", low=1),
-    _p("raspasy_scoring", Kind.CHOICE, "raspasy are scored in gora, or in whists by the fewest-tricks player",
+    _p("half_whist", Kind.LEVELS, "Half-whist", "levels on which half-whist is allowed", choices=(6, 7)),
+    _p("stalingrad", Kind.BOOL, "Stalingrad", "6♠ must be whisted by both defenders"),
+    _p("ten_checked", Kind.BOOL, "Checked ten", "a 10 is checked, not whisted"),
+    _p("checked_ten_whists", Kind.BOOL, "Whists on a failed checked ten", "on a failed checked 10 each defender also writes whists for his own tricks"),
+    _p("misere_gora_per_trick", Kind.INT, "Failed misère", "failed misère: gora per trick taken", low=1),
+    _p("raspasy_scoring", Kind.CHOICE, "Raspasy scored in", "raspasy are scored in gora, or in whists by the fewest-tricks player",
        choices=tuple(RaspasyScoring)),
-    _p("raspasy_gora", Kind.INT_LIST, "gora per trick on the 1st, 2nd, 3rd … raspasy of a streak", low=1),
-    _p("raspasy_zero_pulya", Kind.INT_LIST, "pulya for a player who took no trick on the 1st, 2nd, 3rd … raspasy", low=0),
-    _p("raspasy_whists_per_trick", Kind.INT, "whists the fewest-tricks player writes per trick of each other player", low=1),
-    _p("raspasy_tie", Kind.CHOICE, "two players tie for fewest tricks: each writes half or all of the whists",
+    _p("raspasy_gora", Kind.INT_LIST, "Raspasy gora per trick", "gora per trick on the 1st, 2nd, 3rd … raspasy of a streak", low=1),
+    _p("raspasy_zero_pulya", Kind.INT_LIST, "Raspasy with no trick", "pulya for a player who took no trick on the 1st, 2nd, 3rd … raspasy", low=0),
+    _p("raspasy_whists_per_trick", Kind.INT, "Raspasy whists per trick", "whists the fewest-tricks player writes per trick of each other player", low=1),
+    _p("raspasy_tie", Kind.CHOICE, "Raspasy tie", "two players tie for fewest tricks: each writes half or all of the whists",
        choices=tuple(RaspasyTie)),
-    _p("raspasy_exit", Kind.INT_LIST, "lowest contract level after 1, 2, 3 or more raspasy in a row",
+    _p("raspasy_exit", Kind.INT_LIST, "Way out of raspasy", "lowest contract level after 1, 2, 3 or more raspasy in a row",
        low=6, high=8, length=3),
-    _p("raspasy_exit_on", Kind.CHOICE, "which game or misère ends a raspasy streak: only one that is made, or any",
+    _p("raspasy_exit_on", Kind.CHOICE, "What ends raspasy", "which game or misère ends a raspasy streak: only one that is made, or any",
        choices=tuple(RaspasyExitOn)),
-    _p("raspasy_dealer", Kind.CHOICE, "4 players, raspasy: talon tricks are the dealer's, or he writes 1 into his pulya",
+    _p("raspasy_dealer", Kind.CHOICE, "Raspasy, the dealer (4 players)", "4 players, raspasy: talon tricks are the dealer's, or he writes 1 into his pulya",
        choices=tuple(RaspasyDealer)),
-    _p("pulka_end", Kind.CHOICE, "the pulka ends when every pulya is closed, or when the pulyas together reach n × pulya_size",
+    _p("pulka_end", Kind.CHOICE, "End of the pulka", "the pulka ends when every pulya is closed, or when the pulyas together reach n × pulya_size",
        choices=tuple(PulkaEnd)),
-    _p("overflow", Kind.CHOICE, "points beyond a closed pulya: help the others first, or write them off the gora",
+    _p("overflow", Kind.CHOICE, "Points beyond the pulya", "points beyond a closed pulya: help the others first, or write them off the gora",
        choices=tuple(Overflow)),
-    _p("help_whists_per_point", Kind.INT, "whists the helper writes on the helped player per pulya point he gives", low=0),
-    _p("writeoff_gora_per_point", Kind.INT, "gora written off per surplus pulya point nobody needs", low=1),
+    _p("help_whists_per_point", Kind.INT, "Help: whists per point", "whists the helper writes on the helped player per pulya point he gives", low=0),
+    _p("writeoff_gora_per_point", Kind.INT, "Write-off: gora per point", "gora written off per surplus pulya point nobody needs", low=1),
 )
 
 PARAMETER = {p.name: p for p in PARAMETERS}

@@ -25,8 +25,10 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
-from ..engine import Column, Replay, Rules, Settlement, settle
+from .. import i18n_engine
+from ..engine import Column, Replay, Rules, Settlement, Text, settle
 from ..resources import STATIC_DIR, TEMPLATES_DIR
+from ..words import Msg
 from .svg import sheet_svg
 from .text import decimal, describe, filename, points, signed
 
@@ -70,51 +72,66 @@ def pdf_filename(title: str, created: date | datetime) -> str:
 
 @lru_cache(maxsize=4)
 def _environment(language: str = "en"):
-    """The template's environment speaking `language`: the web's `messages` catalog, as the pages use it."""
-    from babel.support import Translations
+    """The PDF's Jinja environment in `language`: its template may use gettext and {% trans %} as the pages do
+    (the `messages` catalog, read without Flask)."""
     from jinja2 import Environment, FileSystemLoader
-
-    from ..i18n_engine import TRANSLATIONS
 
     environment = Environment(loader=FileSystemLoader(TEMPLATES_DIR), autoescape=True, trim_blocks=True,
                               lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
     environment.policies["ext.i18n.trimmed"] = True  # as scorekeeper.catalogs extracts {% trans %} blocks
-    environment.install_gettext_translations(Translations.load(str(TRANSLATIONS), [language], "messages"),
-                                             newstyle=True)
+    environment.install_gettext_translations(i18n_engine.catalog(language), newstyle=True)  # type: ignore[attr-defined]
     return environment
+
+
+WHISTS_PLACE = Msg("whists {player} → {on}")
+PLACE = {Column.PULYA: Msg("pulya {player}"), Column.GORA: Msg("gora {player}")}
+FINISHED = Msg("finished after {count} deal", "finished after {count} deals", "count")
+IN_PROGRESS = Msg("in progress: {count} deal so far, {dealer} deals next",
+                  "in progress: {count} deals so far, {dealer} deals next", "count")
+PAYS = Msg("{payer} pays {payee} {amount}")
+PRESETS = {"sochi": Msg("Sochi"), "leningrad": Msg("Leningrad"), "rostov": Msg("Rostov")}
+VALUES = {"none": Msg("none"), "yes": Msg("yes"), "no": Msg("no")}
 
 
 def _money(value: Decimal, currency: str) -> str:
     return signed(value) + (f" {currency}" if currency else "")
 
 
-def _entry_place(entry, names: Sequence[str]) -> str:
+def _entry_place(entry, names: Sequence[str], say) -> str:
     if entry.column is Column.WHISTS:
-        return f"whists {names[entry.player]} → {names[entry.on]}"
-    return f"{entry.column} {names[entry.player]}"
+        return say(WHISTS_PLACE(player=names[entry.player], on=names[entry.on]))
+    return say(PLACE[entry.column](player=names[entry.player]))
 
 
 def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement, *, title: str,
             created: date | datetime, currency: str = "", orientation: str = "table",
-            seats: Sequence[str] | None = None) -> dict:
-    """Everything the template shows, as plain strings: the template only lays it out."""
+            seats: Sequence[str] | None = None, language: str = "en") -> dict:
+    """Everything the template shows, as plain strings in `language`: the template only lays it out."""
     names = tuple(players)
+    catalog = i18n_engine.catalog(language)
+
+    def say(text: Text) -> str:
+        return text.render(names, catalog.gettext, catalog.ngettext)
+
+    def value(v) -> str:
+        shown = _value(v)
+        return say(VALUES[shown]) if shown in VALUES else shown
     n = len(names)
     sheet = replay.sheet
     # The size and the price are on page 1 anyway; "changed" lists the other departures from the preset.
     overrides = {k: v for k, v in rules.overrides().items() if k not in ("preset", "pulya_size", "whist_price")}
     when = created.strftime("%Y-%m-%d %H:%M") if isinstance(created, datetime) else created.isoformat()
     if replay.finished:
-        status = f"finished after {sheet.deals} deals"
+        status = say(FINISHED(count=sheet.deals))
     else:
-        status = f"in progress: {sheet.deals} deals so far, {names[sheet.dealer]} deals next"
+        status = say(IN_PROGRESS(count=sheet.deals, dealer=names[sheet.dealer]))
     deals = [
         {
             "number": result.number,
             "dealer": names[result.dealer],
-            "summary": describe(result.deal, names, result.k),
+            "summary": describe(result.deal, names, result.k, language),
             "entries": [
-                {"place": _entry_place(e, names), "points": signed(e.points), "reason": e.text(names)}
+                {"place": _entry_place(e, names, say), "points": signed(e.points), "reason": say(e.reason)}
                 for e in result.entries
             ],
         }
@@ -126,12 +143,13 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
         "players": names,
         "status": status,
         "finished": replay.finished,
-        "preset": rules.preset.value.capitalize(),
+        "preset": say(PRESETS[rules.preset.value]),
         "pulya_size": rules.pulya_size,
         "whist_price": decimal(rules.whist_price) + (f" {currency}" if currency else ""),
-        "changed": [f"{k} {_value(v)}" for k, v in overrides.items()],
-        "all_rules": [f"{k} {_value(v)}" for k, v in rules.to_dict().items() if k != "preset"],
-        "svg": sheet_svg(names, rules, replay, orientation=orientation, currency=currency, seats=seats),
+        "changed": [f"{k} {value(v)}" for k, v in overrides.items()],
+        "all_rules": [f"{k} {value(v)}" for k, v in rules.to_dict().items() if k != "preset"],
+        "svg": sheet_svg(names, rules, replay, orientation=orientation, currency=currency, seats=seats,
+                         language=language),
         "deals": deals,
         "totals": [
             {
@@ -158,7 +176,8 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
             for i in range(n)
         ],
         "transfers": [
-            f"{names[t.payer]} pays {names[t.payee]} {t.amount:.2f}" + (f" {currency}" if currency else "")
+            say(PAYS(payer=names[t.payer], payee=names[t.payee],
+                     amount=f"{t.amount:.2f}" + (f" {currency}" if currency else "")))
             for t in settlement.transfers
         ],
         "fonts": {weight: path.as_uri() for weight, path in FONTS.items()},
@@ -176,22 +195,22 @@ def _value(value) -> str:
 def render_html(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement | None = None, *,
                 title: str, created: date | datetime, currency: str = "", orientation: str = "table",
                 seats: Sequence[str] | None = None, language: str = "en") -> str:
-    """The PDF's HTML, for debugging the layout in a browser."""
+    """The PDF's HTML (in `language`), for debugging the layout in a browser."""
     from markupsafe import Markup
 
     settlement = settlement or settle(replay.sheet, rules)
     data = context(players, rules, replay, settlement, title=title, created=created, currency=currency,
-                   orientation=orientation, seats=seats)
+                   orientation=orientation, seats=seats, language=language)
     data["svg"] = Markup(data["svg"])  # built and escaped by sheet_svg
-    data["language"] = language
+    data["language"] = language  # <html lang>: hyphenation and the PDF's language
     return _environment(language).get_template("pdf/pulka.html").render(data)
 
 
 def render_pdf(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement | None = None, *,
                title: str, created: date | datetime, currency: str = "", orientation: str = "table",
                seats: Sequence[str] | None = None, language: str = "en") -> bytes:
-    """The pulka as A4 PDF bytes in `language`; finished or not, 3 or 4 players. `settlement` defaults to
-    settling the sheet."""
+    """The pulka as A4 PDF bytes (its words in `language`); finished or not, 3 or 4 players. `settlement`
+    defaults to settling the sheet."""
     import weasyprint
 
     html = render_html(players, rules, replay, settlement, title=title, created=created, currency=currency,

@@ -18,8 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from .. import i18n_engine
 from ..engine import Column, Replay, Rules
 from ..resources import STATIC_DIR
+from ..words import Msg
 from .text import chain, decimal, points
 
 # Clockwise round the table, so a sector's left neighbour is the next position.
@@ -304,7 +306,8 @@ def _text_block(box: Box, angle: int, pieces: Sequence[str], cls: str, attrs: st
 
 
 def sheet_svg(players: Sequence[str], rules: Rules, replay: Replay, *, orientation: str = "table",
-              currency: str = "", seats: Sequence[str] | None = None, styled: bool = True) -> str:
+              currency: str = "", seats: Sequence[str] | None = None, styled: bool = True,
+              language: str = "en") -> str:
     """The pulka's sheet as an inline <svg> (no XML declaration), sized by its viewBox.
 
     `orientation` "table" turns each sector's text to face its own edge, as
@@ -331,7 +334,7 @@ def sheet_svg(players: Sequence[str], rules: Rules, replay: Replay, *, orientati
         f'<svg xmlns="http://www.w3.org/2000/svg" class="pulya-sheet" data-players="{n}" '
         f'data-orientation="{orientation}" viewBox="{_n(-MARGIN)} {_n(-layout.top)} '
         f'{_n(layout.width + 2 * MARGIN)} {_n(layout.height + layout.top + MARGIN)}" role="img" '
-        f'aria-label="{escape("Pulya sheet: " + ", ".join(players))}">',
+        f'aria-label="{escape(_label(players, language))}">',
         f"<style>{STYLE}</style>" if styled else "",
         '<g class="lines">', *layout.lines,
     ]
@@ -368,6 +371,15 @@ def sheet_svg(players: Sequence[str], rules: Rules, replay: Replay, *, orientati
         parts.append("</g>")
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+SHEET_LABEL = Msg("Pulya sheet: {players}")
+
+
+def _label(players: Sequence[str], language: str) -> str:
+    """What the drawing is, for a screen reader: «Лист пули: Анна, Борис, Вера»."""
+    catalog = i18n_engine.catalog(language)
+    return SHEET_LABEL(players=", ".join(players)).render(players, catalog.gettext, catalog.ngettext)
 
 
 def _words(text: str) -> list[str]:

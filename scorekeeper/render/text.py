@@ -10,7 +10,9 @@ from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 
-from ..engine import Deal, DealType, Word
+from .. import i18n_engine
+from ..engine import Deal, DealType, Text, Word
+from ..words import Msg
 
 # Halves and thirds come from split whists; players write them as vulgar fractions.
 _VULGAR = {
@@ -20,7 +22,14 @@ _VULGAR = {
 
 
 MINUS = "\u2212"
-_WORDS = {Word.WHIST: "whist", Word.PASS: "pass", Word.HALF: "half-whist"}
+_WORDS = {Word.WHIST: Msg("whist"), Word.PASS: Msg("pass"), Word.HALF: Msg("half-whist")}
+RASPASY = Msg("Raspasy: {tricks}")
+RASPASY_NTH = Msg("Raspasy #{k}: {tricks}")
+MISERE = Msg("{player} misère: {count} trick", "{player} misère: {count} tricks", "count")
+CHECKED = Msg("{game} (checked)")
+WHISTS = Msg("{game}: {words}")
+OPEN = Msg("{text} (open)")
+TRICKS = Msg("{text}; tricks {tricks}")
 
 
 def points(value: int | Fraction) -> str:
@@ -62,22 +71,28 @@ def decimal(value: Decimal) -> str:
     return format(value.normalize(), "f")
 
 
-def describe(deal: Deal, names: Sequence[str], k: int = 0) -> str:
-    """One line of the protocol: "B 8♦: C whist, A whist; tricks B 6, A 3, C 1"."""
+def describe(deal: Deal, names: Sequence[str], k: int = 0, language: str = "en") -> str:
+    """One line of the protocol: "B 8♦: C whist, A whist; tricks B 6, A 3, C 1" (in `language`: «B 8♦: C
+    вист, A вист; взятки B 6, A 3, C 1»)."""
+    catalog = i18n_engine.catalog(language)
+
+    def say(text: Text) -> str:
+        return text.render(names, catalog.gettext, catalog.ngettext)
+
     tricks = ", ".join(f"{names[seat]} {count}" for seat, count in (deal.tricks or {}).items())
     if deal.type is DealType.RASPASY:
-        return f"Raspasy{f' #{k}' if k > 1 else ''}: {tricks}"
+        return say(RASPASY_NTH(k=k, tricks=tricks) if k > 1 else RASPASY(tricks=tricks))
     if deal.type is DealType.MISERE:
-        taken = deal.tricks[deal.declarer]
-        return f"{names[deal.declarer]} misère: {taken} trick{'' if taken == 1 else 's'}"
+        return say(MISERE(player=names[deal.declarer], count=deal.tricks[deal.declarer]))
     text = f"{names[deal.declarer]} {deal.contract.label}"
     if deal.whist is None:
-        text += " (checked)"
+        text = say(CHECKED(game=text))
     else:
-        text += ": " + ", ".join(f"{names[seat]} {_WORDS[Word(word)]}" for seat, word in deal.whist.items())
+        words = ", ".join(f"{names[seat]} {say(_WORDS[Word(word)])}" for seat, word in deal.whist.items())
+        text = say(WHISTS(game=text, words=words))
         if deal.open:
-            text += " (open)"
-    return f"{text}; tricks {tricks}" if tricks else text
+            text = say(OPEN(text=text))
+    return say(TRICKS(text=text, tricks=tricks)) if tricks else text
 
 
 _CYRILLIC = dict(zip(

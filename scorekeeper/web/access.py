@@ -17,7 +17,7 @@ from flask_login import LoginManager, UserMixin, current_user
 from flask_wtf.csrf import CSRFProtect
 
 from . import accounts
-from .domain import Account, Forbidden, NotFound, Role, Unauthorized
+from .domain import Account, Forbidden, Msg, NotFound, Role, Unauthorized
 from .errors import respond
 from .repository import current as repository
 
@@ -96,6 +96,9 @@ NEEDS: dict[str, Need] = {
     "api.create_share": Need.OWN,
     "api.delete_share": Need.OWN,
 }
+
+# What a share link may not do, by its role (the roles a link has).
+_MAY_NOT = {Role.VIEWER: Msg("a viewer link may not do this"), Role.SCORER: Msg("a scorer link may not do this")}
 
 SESSION_SHARES = "shares"  # the share links' tokens this browser has opened
 MOST_SHARES = 20
@@ -176,19 +179,19 @@ def check() -> None:
     if need in (Need.ACCOUNT, Need.ADMIN):
         if who.account is None:
             if who.bearer and _valid_share(who.bearer):
-                raise Forbidden("a share link's token opens its pulka only")
+                raise Forbidden(Msg("a share link's token opens its pulka only"))
             raise Unauthorized()
         if need is Need.ADMIN and not who.account.is_admin:
-            raise Forbidden("only the administrator manages accounts")
+            raise Forbidden(Msg("only the administrator manages accounts"))
         return
     found = repository().role(request.view_args.get("uid", ""), who.account_id, who.share_tokens)
     if found is None:
         if who.bearer and who.account is None and not _valid_share(who.bearer):
-            raise Unauthorized("this token is wrong or revoked")
+            raise Unauthorized(Msg("this token is wrong or revoked"))
         raise NotFound()
     g.role, g.share_label, g.share_id = found
     if not g.role.allows(NEEDED_ROLE[need]):
-        raise Forbidden(f"a {g.role} link may not do this")
+        raise Forbidden(_MAY_NOT.get(g.role) or Msg("a {role} link may not do this")(role=str(g.role)))
 
 
 def _by_cookie(who: Caller) -> bool:
@@ -205,11 +208,11 @@ def _caller() -> Caller:
         scheme, _, token = header.partition(" ")
         token = token.strip()
         if scheme.lower() != "bearer" or not token:
-            raise Unauthorized("send Authorization: Bearer <token>")
+            raise Unauthorized(Msg("send Authorization: Bearer <token>"))
         if token.startswith(accounts.TOKEN_PREFIX):
             account = accounts.token_account(repository(), token)
             if account is None:
-                raise Unauthorized("this token is wrong or revoked")
+                raise Unauthorized(Msg("this token is wrong or revoked"))
             return Caller(account, bearer=token)
         # A share link's token: whether it opens the pulka of the request is the role query's to say.
         return Caller(share_tokens=(token,), bearer=token)

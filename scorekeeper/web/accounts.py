@@ -14,7 +14,7 @@ from functools import cache
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from .domain import Account, AccountInvalid, NotFound, RegistrationClosed, TooManyAttempts, Unauthorized
+from .domain import Account, AccountInvalid, Msg, NotFound, RegistrationClosed, TooManyAttempts, Unauthorized
 from .models import USERNAME_MAX
 from .repository import Repository, username_key
 
@@ -32,13 +32,14 @@ TOKEN_PREFIX = "skt_"  # an account's API token; share links' tokens have none
 def check_username(username: str) -> str:
     name = username.strip()
     if not 1 <= len(name) <= USERNAME_MAX or not name.isprintable():
-        raise AccountInvalid(f"a username is 1 to {USERNAME_MAX} printable characters", "username")
+        raise AccountInvalid(Msg("a username is 1 to {most} printable characters")(most=USERNAME_MAX), "username")
     return name
 
 
 def check_password(password: str, field: str = "password") -> str:
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise AccountInvalid(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters", field)
+        raise AccountInvalid(Msg("a password has {least} to {most} characters")(least=PASSWORD_MIN, most=PASSWORD_MAX),
+                             field)
     return password
 
 
@@ -48,7 +49,7 @@ def register(repo: Repository, username: object, password: object, *, open_regis
     if not open_registration and not (by and by.is_admin):
         raise RegistrationClosed()
     if not isinstance(username, str) or not isinstance(password, str):
-        raise AccountInvalid("send a username and a password as text", "username")
+        raise AccountInvalid(Msg("send a username and a password as text"), "username")
     return repo.create_account(check_username(username), HASHER.hash(check_password(password)))
 
 
@@ -63,9 +64,9 @@ def authenticate(repo: Repository, username: object, password: object, address: 
     account = repo.account(username=name) if name else None
     if not isinstance(password, str) or not _verify(repo, account, password) or account is None:
         repo.record_failure(list(keys.values()), datetime.now(timezone.utc) - WINDOW)
-        raise Unauthorized("wrong username or password")
+        raise Unauthorized(Msg("wrong username or password"))
     if account.disabled:
-        raise Unauthorized("this account is disabled: ask the administrator")
+        raise Unauthorized(Msg("this account is disabled: ask the administrator"))
     repo.forget_failures(keys["account"])
     return account
 
@@ -91,7 +92,7 @@ def _stand_in() -> str:
 def change_password(repo: Repository, account: Account, current: object, new: object) -> None:
     """A new password; every other browser and API token of the account is signed out."""
     if not isinstance(current, str) or not _verify(repo, account, current):
-        raise AccountInvalid("the current password is not right", "current")
+        raise AccountInvalid(Msg("the current password is not right"), "current")
     new_hash = HASHER.hash(check_password(new if isinstance(new, str) else "", "new"))
     repo.update_account(account.id, password_hash=new_hash, end_sessions=True)
 
@@ -111,7 +112,7 @@ def set_language(repo: Repository, account: Account, language: str) -> None:
 def set_disabled(repo: Repository, admin: Account, account_id: int, disabled: bool) -> None:
     """Disable (or enable again) an account: a disabled one cannot log in and its sessions end."""
     if account_id == admin.id:
-        raise AccountInvalid("the administrator cannot disable his own account", "account")
+        raise AccountInvalid(Msg("the administrator cannot disable his own account"), "account")
     repo.update_account(account_id, disabled=disabled, end_sessions=disabled)
 
 

@@ -11,9 +11,9 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from .. import pulyafile
 from ..engine import PARAMETERS, PRESETS, Deal
 from ..render.svg import ORIENTATIONS
-from . import accounts, services
+from . import accounts, i18n, services
 from .access import actor, caller
-from .domain import Answer, Pulka, Refused, Share, read_deal, read_pulka_file, read_settings
+from .domain import Answer, Msg, Pulka, Refused, Share, literal, read_deal, read_pulka_file, read_settings
 from .forms import deal_from_fields, whole_number
 from .idempotency import idempotent, json_answer, write
 from .openapi import document
@@ -26,12 +26,12 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 def _body() -> dict[str, Any]:
     if not request.is_json:
-        raise Refused("send the body as application/json", code="unsupported_media_type")
+        raise Refused(Msg("send the body as application/json"), code="unsupported_media_type")
     data = request.get_json(silent=True)
     if data is None:
-        raise Refused("the body is not JSON", code="bad_json")
+        raise Refused(Msg("the body is not JSON"), code="bad_json")
     if not isinstance(data, dict):
-        raise Refused("the body must be a JSON object")
+        raise Refused(Msg("the body must be a JSON object"))
     return data
 
 
@@ -44,7 +44,7 @@ def _expected(data: dict[str, Any]) -> int | None:
         version = whole_number(version)
     if isinstance(version, int) and not isinstance(version, bool):
         return version
-    raise Refused("version must be a whole number", "version")
+    raise Refused(Msg("version must be a whole number"), "version")
 
 
 def _deal(data: dict[str, Any], pulka: Pulka, number: int) -> Deal:
@@ -104,7 +104,7 @@ def revoke_token():
     """Revoke the token this request carries."""
     token = caller().bearer
     if not token or not token.startswith(accounts.TOKEN_PREFIX):
-        raise Refused("call this with the token to revoke, as Authorization: Bearer <token>", "Authorization")
+        raise Refused(Msg("call this with the token to revoke, as Authorization: Bearer <token>"), "Authorization")
     accounts.revoke_token(repository(), token)
     return "", 204
 
@@ -120,8 +120,8 @@ def openapi():
 @bp.get("/parameters")
 def parameters():
     return jsonify({
-        "parameters": [{"name": p.name, "kind": p.kind.value, "meaning": p.meaning.text(()),
-                        "domain": p.domain.text(())} for p in PARAMETERS],
+        "parameters": [{"name": p.name, "kind": p.kind.value, "title": i18n.say(p.title or literal(p.name)),
+                        "meaning": i18n.say(p.meaning), "domain": i18n.say(p.domain)} for p in PARAMETERS],
         "presets": {preset.value: rules.to_dict() for preset, rules in PRESETS.items()},
     })
 
@@ -144,7 +144,10 @@ def list_pulkas():
 @bp.post("/pulkas")
 @idempotent
 def create_pulka():
-    settings = read_settings(_body())
+    body = _body()
+    if "currency" not in body and (currency := i18n.DEFAULT_CURRENCY.get(i18n.language())):
+        body = {**body, "currency": currency}  # a Russian table plays for roubles unless it says otherwise
+    settings = read_settings(body, say=i18n.say)
     return write(lambda once: services.create_pulka(repository(), _me(), settings, once=once), _created)
 
 
@@ -306,7 +309,7 @@ def pdf(uid: str):
     view = presenter(services.get_pulka(repository(), uid))
     orientation = request.args.get("orientation", "table")
     if orientation not in ORIENTATIONS:
-        raise Refused(f"orientation is one of {', '.join(ORIENTATIONS)}", "orientation")
+        raise Refused(Msg("orientation is one of {choices}")(choices=", ".join(ORIENTATIONS)), "orientation")
     return download(view.pdf(orientation), "application/pdf", view.filename("pdf"))
 
 
@@ -314,6 +317,7 @@ def pdf(uid: str):
 @idempotent
 def import_pulka():
     if not request.is_json:
-        raise Refused("send the pulka file as application/json", code="unsupported_media_type")
+        raise Refused(Msg("send the pulka file as application/json"), code="unsupported_media_type")
     file, name = read_pulka_file(request.get_data()), request.args.get("name", "")[:PULKA_NAME_MAX]
-    return write(lambda once: services.import_pulka(repository(), _me(), file, name, once), _created)
+    return write(lambda once: services.import_pulka(repository(), _me(), file, name, once, i18n.say),
+                 _created)

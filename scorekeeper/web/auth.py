@@ -5,11 +5,12 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext
 from flask_login import login_user, logout_user
 
 from . import accounts, i18n
 from .access import User, caller
-from .domain import Refused
+from .domain import Msg, Refused
 from .errors import STATUS, field_errors
 from .forms import AccountForm, ConfirmForm, LoginForm, PasswordForm
 from .repository import current as repository
@@ -53,7 +54,7 @@ def login():
 @bp.post("/logout")
 def logout():
     logout_user()
-    flash("Logged out.")
+    flash(gettext("Logged out."))
     return redirect(url_for(".login"))
 
 
@@ -62,7 +63,7 @@ def language():
     """The switch on every page: remembered by this browser, and by the account when logged in."""
     choice = i18n.chosen(request.form.get("language"))
     if choice is None:
-        raise Refused(f"the language is one of {', '.join(i18n.LANGUAGES)}", "language")
+        raise Refused(Msg("the language is one of {choices}")(choices=", ".join(i18n.LANGUAGES)), "language")
     if (who := caller().account) is not None:
         accounts.set_language(repository(), who, choice)
     response = redirect(_next(), 303)
@@ -83,7 +84,8 @@ def register():
     except Refused as error:
         return render_template("register.html", form=form, errors=field_errors(error)), STATUS[error.code]
     sign_in(account)
-    flash(f"Welcome, {account.username}." + (" This account administers the server." if account.is_admin else ""))
+    flash(gettext("Welcome, %(name)s.", name=account.username)
+          + (" " + gettext("This account administers the server.") if account.is_admin else ""))
     return redirect(url_for("pages.index"))
 
 
@@ -98,7 +100,7 @@ def account():
             return render_template("account.html", form=form, errors=field_errors(error)), STATUS[error.code]
         # The password change ended every session, this one too: it starts again at the new epoch.
         sign_in(repository().account(account_id=who.id))
-        flash("Password changed; every other browser and API token is signed out.")
+        flash(gettext("Password changed; every other browser and API token is signed out."))
         return redirect(url_for(".account"))
     return render_template("account.html", form=form, errors={})
 
@@ -113,7 +115,7 @@ def admin():
         try:
             made = accounts.register(repository(), form.username.data, form.password.data,
                                      open_registration=registration_open(), by=caller().account)
-            flash(f"Account {made.username} created.")
+            flash(gettext("Account %(name)s created.", name=made.username))
             return redirect(url_for(".admin"))
         except Refused as error:
             errors, status = field_errors(error), STATUS[error.code]
@@ -128,13 +130,13 @@ def admin_account(account_id: int):
     try:
         if action in ("disable", "enable"):
             accounts.set_disabled(repository(), caller().account, account_id, action == "disable")
-            flash(f"Account {'disabled' if action == 'disable' else 'enabled'}.")
+            flash(gettext("Account disabled.") if action == "disable" else gettext("Account enabled."))
         elif action == "password":
             accounts.reset_password(repository(), account_id, request.form.get("password", ""))
-            flash("Password set; the account's sessions and tokens are signed out.")
+            flash(gettext("Password set; the account's sessions and tokens are signed out."))
         else:
-            raise Refused("choose disable, enable or password", "action")
+            raise Refused(Msg("choose disable, enable or password"), "action")
     except Refused as error:
-        flash(error.message, "error")
+        flash(i18n.say(error), "error")
         return redirect(url_for(".admin")), 303
     return redirect(url_for(".admin"))

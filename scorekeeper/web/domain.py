@@ -4,6 +4,11 @@
 table agrees before the first deal, checked by `read_settings` for the form,
 the API and import alike; `Refused` and its kinds are the errors use cases
 raise. Each carries a `code`: `errors.STATUS` alone turns codes into HTTP.
+
+A refusal's message is a `Text` (the engine's pure type): a template declared with `Msg`, which
+scorekeeper.catalogs extracts into the `messages` catalog, and its values. Nothing here knows the
+request's language: the edge (errors.py, the routes' flashes) writes the text with `Refused.say`
+and the request's catalog. `message` is the English, for logs and scripts.
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ from enum import StrEnum
 from functools import cached_property
 
 from .. import pulyafile
-from ..engine import Deal, DealResult, Problem, PulkaError, Replay, Rules, RulesError, Settlement, Sheet, settle
+from ..words import Msg, literal
+from ..engine import (Deal, DealResult, Gettext, Ngettext, Problem, PulkaError, Replay, Rules, RulesError,
+                      Settlement, Sheet, Text, settle)
 from . import models
 
 
@@ -153,15 +160,25 @@ class Answered(Exception):
 SETTING_KEYS = ("name", "currency", "players", "first_dealer", "rules")
 
 
-def default_name(players: Sequence[str]) -> str:
-    return ("Pulka of " + ", ".join(players))[:models.PULKA_NAME_MAX]
+PULKA_OF = Msg("Pulka of {players}")
+IMPORTED_PULKA_OF = Msg("Imported pulka of {players}")
 
 
-def read_settings(data: Mapping[str, object], base: Settings | None = None) -> Settings:
+def english(text: Text) -> str:
+    return text.text(())
+
+
+def default_name(players: Sequence[str], say: Callable[[Text], str] = english, imported: bool = False) -> str:
+    """A pulka's name after its players, in the language of `say` (the edge's: i18n.say)."""
+    return say((IMPORTED_PULKA_OF if imported else PULKA_OF)(players=", ".join(players)))[:models.PULKA_NAME_MAX]
+
+
+def read_settings(data: Mapping[str, object], base: Settings | None = None,
+                  say: Callable[[Text], str] = english) -> Settings:
     """Settings from `data` (keys of SETTING_KEYS; players and the first dealer by name, rules as in the
     pulka file), each missing key taken from `base` (a new pulka: Sochi, first player deals, a name from
     the players). SettingsInvalid lists every problem, each on its field."""
-    faults: list[Fault] = [Fault("bad_format", str(key), f"unknown key {str(key)[:40]!r}")
+    faults: list[Fault] = [Fault.of("bad_format", str(key), Msg("unknown key {key}")(key=repr(str(key)[:40])))
                            for key in data if key not in SETTING_KEYS]
     players = base.players if base else ()
     if "players" in data or base is None:
@@ -172,7 +189,7 @@ def read_settings(data: Mapping[str, object], base: Settings | None = None) -> S
         if isinstance(dealer, str) and dealer in players:
             first_dealer = players.index(dealer)
         elif players:
-            faults.append(Fault("bad_players", "first_dealer", "the first dealer must be one of the players"))
+            faults.append(Fault.of("bad_players", "first_dealer", Msg("the first dealer must be one of the players")))
     rules = base.rules if base else Rules.of("sochi")
     if "rules" in data:
         rules = _rules(data["rules"], faults) or rules
@@ -180,25 +197,25 @@ def read_settings(data: Mapping[str, object], base: Settings | None = None) -> S
     currency = _text(data, "currency", models.CURRENCY_MAX, faults, base.currency if base else "")
     if faults:
         raise SettingsInvalid(faults)
-    return Settings(name or default_name(players), currency, players, first_dealer, rules)
+    return Settings(name or default_name(players, say), currency, players, first_dealer, rules)
 
 
 def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:
     why = pulyafile.check_players(value)
     if why:
-        faults.append(Fault("bad_players", "players", why))
+        faults.append(Fault.of("bad_players", "players", why))
         return ()
     return tuple(value)
 
 
 def _rules(value: object, faults: list[Fault]) -> Rules | None:
     if not isinstance(value, Mapping):
-        faults.append(Fault("bad_format", "rules", "rules must be an object with a preset"))
+        faults.append(Fault.of("bad_format", "rules", Msg("rules must be an object with a preset")))
         return None
     try:
         return Rules.from_dict(value)
     except RulesError as error:
-        faults += [Fault(p.code.value, f"rules.{p.field}", p.text(())) for p in error.problems]
+        faults += [Fault.of(p.code.value, f"rules.{p.field}", p.full) for p in error.problems]
         return None
 
 
@@ -207,7 +224,8 @@ def _text(data: Mapping[str, object], key: str, most: int, faults: list[Fault], 
         return default
     value = data[key]
     if not isinstance(value, str) or len(value.strip()) > most:
-        faults.append(Fault("bad_format", key, f"{key} must be text of at most {most} characters"))
+        faults.append(Fault.of("bad_format", key, Msg("{key} must be text of at most {most} characters")(
+            key=key, most=most)))
         return default
     return value.strip()
 
@@ -218,7 +236,7 @@ def read_pulka_file(text: bytes | str) -> pulyafile.Pulka:
         return pulyafile.loads(text)
     except pulyafile.FileError as error:
         p = error.problem
-        raise Refused(error.message, p.field, p.deal, code=p.code.value) from None
+        raise Refused(p.full, p.field, p.deal, code=p.code.value, names=error.players) from None
 
 
 def read_deal(item: object, players: Sequence[str], number: int) -> Deal:
@@ -235,12 +253,22 @@ def read_deal(item: object, players: Sequence[str], number: int) -> Deal:
 
 @dataclass(frozen=True)
 class Fault:
-    """One problem of a refused request, on one field (names filled in: plain text)."""
+    """One problem of a refused request, on one field: `message` in English, `text` the template and values
+    that `say` writes in any language (with the players' `names` where a value is a seat)."""
 
     code: str
     field: str
     message: str
     deal: int | None = None
+    text: Text | None = None
+    names: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, code: str, field: str, text: Text, deal: int | None = None, names: Sequence[str] = ()) -> Fault:
+        return cls(code, field, text.text(names), deal, text, tuple(names))
+
+    def say(self, gettext: Gettext, ngettext: Ngettext) -> str:
+        return self.message if self.text is None else self.text.render(self.names, gettext, ngettext)
 
 
 class Refused(Exception):
@@ -248,40 +276,50 @@ class Refused(Exception):
 
     code = "bad_format"
 
-    def __init__(self, message: str, field: str = "", deal: int | None = None, faults: Sequence[Fault] = (),
-                 *, code: str | None = None, general: bool = False):
-        super().__init__(message)
+    def __init__(self, message: str | Text, field: str = "", deal: int | None = None, faults: Sequence[Fault] = (),
+                 *, code: str | None = None, general: bool = False, names: Sequence[str] = ()):
+        self.text = message if isinstance(message, Text) else literal(message)
+        self.names = tuple(names)
+        self.message = self.text.text(self.names)  # English
+        super().__init__(self.message)
         self.code = code or self.code
-        self.message = message
         self.field = field
         self.deal = deal
-        self.faults = tuple(faults) or (Fault(self.code, field, message, deal),)
+        self.faults = tuple(faults) or (Fault.of(self.code, field, self.text, deal, self.names),)
         # A problem elsewhere than the fields of the form that was sent (a later deal it breaks):
         # shown above the form, not on a field.
         self.general = general
+
+    def say(self, gettext: Gettext, ngettext: Ngettext) -> str:
+        """The message in the language of `gettext` and `ngettext`."""
+        return self.text.render(self.names, gettext, ngettext)
 
 
 class NotFound(Refused):
     code = "not_found"
 
     def __init__(self, what: str = "pulka"):
-        super().__init__(f"there is no such {what}")
+        super().__init__(_NO_SUCH.get(what) or Msg("there is no such {what}")(what=what))
+
+
+_NO_SUCH = {"pulka": Msg("there is no such pulka"), "deal": Msg("there is no such deal"),
+            "account": Msg("there is no such account"), "share link": Msg("there is no such share link")}
 
 
 class VersionConflict(Refused):
     code = "version_conflict"
 
     def __init__(self) -> None:
-        super().__init__("the pulka changed since this page was opened (someone entered or edited a deal): "
-                         "check the sheet and try again")
+        super().__init__(Msg("the pulka changed since this page was opened (someone entered or edited a deal): "
+                             "check the sheet and try again"))
 
 
 class KeyReused(Refused):
     code = "idempotency_key_reused"
 
     def __init__(self) -> None:
-        super().__init__("this idempotency key came before with another request, which was saved: a new request "
-                         "needs a new key (a form: open it again)", "Idempotency-Key")
+        super().__init__(Msg("this idempotency key came before with another request, which was saved: a new "
+                             "request needs a new key (a form: open it again)"), "Idempotency-Key")
 
 
 class CannotSave(Refused):
@@ -291,28 +329,28 @@ class CannotSave(Refused):
     code = "cannot_save"
 
     def __init__(self, reading: bool = False) -> None:
-        super().__init__("the server cannot reach its database right now; try again in a moment" if reading
-                         else "the server cannot save right now; nothing was saved")
+        super().__init__(Msg("the server cannot reach its database right now; try again in a moment") if reading
+                         else Msg("the server cannot save right now; nothing was saved"))
 
 
 class RulesFrozen(Refused):
     code = "rules_frozen"
 
     def __init__(self) -> None:
-        super().__init__("the rules, players and first dealer are fixed once the first deal is entered")
+        super().__init__(Msg("the rules, players and first dealer are fixed once the first deal is entered"))
 
 
 class NothingToUndo(Refused):
     code = "no_deals"
 
     def __init__(self) -> None:
-        super().__init__("there is no deal to undo")
+        super().__init__(Msg("there is no deal to undo"))
 
 
 class SettingsInvalid(Refused):
     def __init__(self, faults: Sequence[Fault]):
         first = faults[0]
-        super().__init__(first.message, first.field, None, faults, code=first.code)
+        super().__init__(first.text or first.message, first.field, None, faults, code=first.code, names=first.names)
 
 
 class DealRefused(Refused):
@@ -321,17 +359,18 @@ class DealRefused(Refused):
     deal, and the message says so."""
 
     def __init__(self, problems: Sequence[Problem], players: Sequence[str], focus: int | None = None,
-                 action: str | None = None):
+                 action: Text | None = None):
         first = problems[0]
-        faults = [Fault(p.code.value, p.field, p.message.text(players), p.deal) for p in problems]
+        faults = [Fault.of(p.code.value, p.field, p.message, p.deal, players) for p in problems]
         if action is None or first.deal == focus:
-            super().__init__(first.text(players), first.field, first.deal, faults, code=first.code.value)
+            super().__init__(first.full, first.field, first.deal, faults, code=first.code.value, names=players)
             return
-        message = f"{action} would make deal {first.deal} invalid ({first.text(players)}); nothing was changed"
-        super().__init__(message, "", first.deal, faults, code=first.code.value, general=True)
+        message = Msg("{action} would make deal {deal} invalid ({problem}); nothing was changed")(
+            action=action, deal=first.deal or 0, problem=first.full)
+        super().__init__(message, "", first.deal, faults, code=first.code.value, general=True, names=players)
 
     @classmethod
-    def of(cls, error: PulkaError, players: Sequence[str], focus: int | None = None, action: str | None = None,
+    def of(cls, error: PulkaError, players: Sequence[str], focus: int | None = None, action: Text | None = None,
            renumber_from: int | None = None) -> DealRefused:
         """After deleting deal `renumber_from`, the replayed deals from there on are numbered one lower than
         people see them: the problems get the numbers people see."""
@@ -352,14 +391,14 @@ class Unauthorized(Refused):
 
     code = "unauthorized"
 
-    def __init__(self, message: str = "log in first, or send a valid token"):
+    def __init__(self, message: Text = Msg("log in first, or send a valid token")):
         super().__init__(message)
 
 
 class Forbidden(Refused):
     code = "forbidden"
 
-    def __init__(self, message: str = "this needs more than your access to this pulka allows"):
+    def __init__(self, message: Text = Msg("this needs more than your access to this pulka allows")):
         super().__init__(message)
 
 
@@ -367,7 +406,9 @@ class TooManyAttempts(Refused):
     code = "too_many_attempts"
 
     def __init__(self, minutes: int):
-        super().__init__(f"too many failed attempts to log in: try again in {minutes} minutes")
+        super().__init__(Msg("too many failed attempts to log in: try again in {minutes} minute",
+                             "too many failed attempts to log in: try again in {minutes} minutes",
+                             "minutes")(minutes=minutes))
         self.minutes = minutes
 
 
@@ -381,7 +422,7 @@ class RegistrationClosed(Refused):
     code = "registration_closed"
 
     def __init__(self) -> None:
-        super().__init__("this server takes new accounts only from its administrator")
+        super().__init__(Msg("this server takes new accounts only from its administrator"))
 
 
 class TooManyDeals(Refused):
@@ -391,4 +432,6 @@ class TooManyDeals(Refused):
     code = "too_many_deals"
 
     def __init__(self, limit: int):
-        super().__init__(f"a pulka here holds at most {limit} deals: start a new one", "deals")
+        super().__init__(Msg("a pulka here holds at most {limit} deal: start a new one",
+                             "a pulka here holds at most {limit} deals: start a new one", "limit")(limit=limit),
+                         "deals")

@@ -19,7 +19,7 @@ from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ..engine import (PARAMETERS, PRESETS, Contract, Deal, DealType, Kind, Parameter, Preset, Rules, Sheet,
                       SingleWhistMade, defenders, json_value)
-from .domain import Refused
+from .domain import Msg, Refused
 
 MAIN_PARAMETERS = ("pulya_size", "whist_price")
 ADVANCED = tuple(p for p in PARAMETERS if p.name not in MAIN_PARAMETERS)
@@ -33,6 +33,9 @@ def whole_number(text: object) -> int | str | None:
         return None
     # At most 18 digits: a longer number is no count or version, and int() of thousands of digits is slow.
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else text
+
+
+NOT_A_VERSION = Msg("version must be a whole number")
 
 
 class VersionField(Field):
@@ -57,7 +60,7 @@ class VersionedForm(FlaskForm):
         """The version to write against; Refused when the field was sent but is not a version."""
         if self.version.errors or not self.validate():
             field, messages = next(iter(self.errors.items()))
-            raise Refused(messages[0], field)
+            raise Refused(NOT_A_VERSION if field == "version" else messages[0], field)
         return self.version.data if self.version.data is not None else default
 
 
@@ -132,7 +135,7 @@ def deal_from_fields(fields: Mapping[str, Any], sheet: Sheet, rules: Rules) -> D
     after `sheet`. Only what this deal needs is read, so a hidden field never counts."""
     kind = fields.get("type") or DealType.GAME.value
     if kind not in DealType.__members__.values():
-        raise Refused("choose a game, misère or raspasy", "type")
+        raise Refused(Msg("choose a game, misère or raspasy"), "type")
     kind = DealType(kind)
     active = sheet.active
     if kind is DealType.RASPASY:

@@ -14,18 +14,23 @@ here in the request's language by `engine_text`.
 
 from __future__ import annotations
 
+import gettext as _gettext
 from collections.abc import Sequence
+from typing import Protocol
 
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale
 
 from .. import i18n_engine
-from ..engine import Text
+from ..engine import Gettext, Ngettext, Text
 
 LANGUAGES = {"ru": "Русский", "en": "English"}
 DEFAULT = "en"
 COOKIE = "lang"
 KIN = {"uk": "ru", "be": "ru", "kk": "ru"}
+# A new pulka's currency where the request does not name one: roubles for a Russian table. The form's field
+# starts with it; elsewhere (English) what it was: the form's ₽, and none through the API.
+DEFAULT_CURRENCY = {"ru": "₽"}
 
 
 def chosen(value: object) -> str | None:
@@ -61,6 +66,24 @@ def language() -> str:
 def engine_text(text: Text, names: Sequence[str]) -> str:
     """A text of the engine (a problem, a line's reason) in the request's language."""
     return i18n_engine.render(text, names, language())
+
+
+def catalog(language_: str | None = None) -> _gettext.NullTranslations:
+    """Every text of the app (the web's and the engine's) in `language_`, by default the request's. With
+    braces, as `Text.render` takes them: not Flask-Babel's gettext, which formats with %."""
+    return i18n_engine.catalog(language_ or language())
+
+
+class Sayable(Protocol):
+    def say(self, gettext: Gettext, ngettext: Ngettext) -> str: ...
+
+
+def say(what: Sayable | Text, names: Sequence[str] = ()) -> str:
+    """A refusal, one of its faults, or a text of the web, in the request's language."""
+    found = catalog()
+    if isinstance(what, Text):
+        return what.render(names, found.gettext, found.ngettext)
+    return what.say(found.gettext, found.ngettext)
 
 
 def init(app: Flask) -> None:

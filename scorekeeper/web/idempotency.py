@@ -20,7 +20,7 @@ from collections.abc import Callable
 from flask import Response, current_app, flash, g, redirect, request
 
 from .access import scope
-from .domain import Answer, Answered, Once, Pulka, Refused
+from .domain import Answer, Answered, Msg, Once, Pulka, Refused
 from .models import IDEMPOTENCY_KEY_MAX
 from .repository import current as repository
 
@@ -93,7 +93,8 @@ def _once() -> Once | None:
     if not key:
         return None
     if len(key) > IDEMPOTENCY_KEY_MAX or not (key.isascii() and key.isprintable()):
-        raise Refused(f"an idempotency key is 1 to {IDEMPOTENCY_KEY_MAX} printable ASCII characters", HEADER)
+        raise Refused(Msg("an idempotency key is 1 to {most} printable ASCII characters")(most=IDEMPOTENCY_KEY_MAX),
+                      HEADER)
     return Once(scope(), f"{request.method} {request.path}", key, _fingerprint())
 
 

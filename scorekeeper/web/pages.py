@@ -8,14 +8,15 @@ from typing import Any
 
 from flask import (Blueprint, current_app, flash, get_flashed_messages, make_response, redirect, render_template,
                    request, session, url_for)
+from flask_babel import gettext, ngettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from .. import pulyafile
 from ..engine import PARAMETERS, PRESETS, Kind, json_value
-from . import services
+from . import i18n, services
 from .access import actor, caller, remember_share, role
-from .domain import Answer, Pulka, Refused, VersionConflict, read_deal, read_pulka_file, read_settings
+from .domain import Answer, Msg, Pulka, Refused, VersionConflict, read_deal, read_pulka_file, read_settings
 from .errors import STATUS, field_errors
 from .forms import (ADVANCED, ConfirmForm, DealForm, ImportForm, PulkaForm, ShareForm, deal_from_fields, fields_of,
                     form_field, text_of)
@@ -62,6 +63,7 @@ def _presets_json() -> str:
 
 def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka | None = None, status: int = 200):
     return render_template("pulka_form.html", form=form, errors=errors, pulka=pulka, advanced=ADVANCED, Kind=Kind,
+                           say=i18n.say,  # a parameter's title, meaning and domain in the page's language
                            advanced_open=any(field.startswith("p_") for field in errors),
                            choice_texts=lambda p: [text_of(c) for c in p.choices],
                            presets=PRESETS, presets_json=_presets_json(),
@@ -74,14 +76,16 @@ def new_pulka():
     form = PulkaForm()
     if request.method == "GET":
         form.fill_rules(PRESETS[form.preset.data or "sochi"])
+        form.currency.data = i18n.DEFAULT_CURRENCY.get(i18n.language(), form.currency.data)
         return _settings_page(form, {})
 
     def started(pulka: Pulka) -> Answer:
-        return _went(url_for(".sheet", uid=pulka.uid), ("message", f"{pulka.name}: {pulka.players[pulka.first_dealer]} "
-                                                                   "deals first. Enter the deals as they end."))
+        return _went(url_for(".sheet", uid=pulka.uid), ("message", gettext(
+            "%(name)s: %(dealer)s deals first. Enter the deals as they end.",
+            name=pulka.name, dealer=pulka.players[pulka.first_dealer])))
 
     try:
-        settings = read_settings(form.settings_data())
+        settings = read_settings(form.settings_data(), say=i18n.say)
         return write(lambda once: services.create_pulka(repository(), _me(), settings, once=once), started)
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), status=STATUS[error.code])
@@ -92,8 +96,9 @@ def new_pulka():
 def again(uid: str):
     """"Same players again": a new pulka with this one's seats and rules, opened at once."""
     return write(lambda once: services.again(repository(), _me(), uid, once),
-                 lambda pulka: _went(url_for(".sheet", uid=pulka.uid), ("message", "A new pulka for the same table: "
-                                     f"{pulka.players[pulka.first_dealer]} deals first.")))
+                 lambda pulka: _went(url_for(".sheet", uid=pulka.uid), ("message", gettext(
+                     "A new pulka for the same table: %(dealer)s deals first.",
+                     dealer=pulka.players[pulka.first_dealer]))))
 
 
 @bp.route("/p/<uid>/settings", methods=["GET", "POST"])
@@ -110,7 +115,7 @@ def settings(uid: str):
                                  actor())
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), pulka, STATUS[error.code])
-    flash("Settings saved.")
+    flash(gettext("Settings saved."))
     return redirect(url_for(".sheet", uid=uid))
 
 
@@ -120,12 +125,14 @@ def remove(uid: str):
     form = ConfirmForm()
     if request.method == "POST":
         services.delete_pulka(repository(), uid)
-        flash(f"{pulka.name} was deleted.")
+        flash(gettext("%(name)s was deleted.", name=pulka.name))
         return redirect(url_for(".index"))
-    return render_template("confirm.html", pulka=pulka, form=form, title=f"Delete {pulka.name}?",
-                           message=f"The pulka and its {len(pulka.deals)} deals are deleted for good. "
-                                   "Export it first if you may want it back.",
-                           action=url_for(".remove", uid=uid), button="Delete the pulka")
+    return render_template("confirm.html", pulka=pulka, form=form, title=gettext("Delete %(name)s?", name=pulka.name),
+                           message=ngettext("The pulka and its %(num)d deal are deleted for good. Export it first if "
+                                            "you may want it back.",
+                                            "The pulka and its %(num)d deals are deleted for good. Export it first if "
+                                            "you may want it back.", len(pulka.deals)),
+                           action=url_for(".remove", uid=uid), button=gettext("Delete the pulka"))
 
 
 # -- the sheet --------------------------------------------------------------------------
@@ -177,7 +184,7 @@ def undo(uid: str):
     except Refused as error:
         if error.code == "not_found":
             raise
-        flash(error.message, "error")
+        flash(i18n.say(error), "error")
         return redirect(url_for(".sheet", uid=uid)), 303
 
 
@@ -192,12 +199,13 @@ def restore(uid: str):
         deal = read_deal(json.loads(request.form.get("deal") or "null"), pulka.players, number)
         expected = ConfirmForm().expected()
         return write(lambda once: services.add_deal(repository(), uid, deal, expected, actor(), once),
-                     lambda saved: _went(url_for(".sheet", uid=uid), ("message", f"Deal {number} restored: "
-                                         + "; ".join(Presenter(saved).deal(number)["summary"]) + ".")))
+                     lambda saved: _went(url_for(".sheet", uid=uid), ("message", gettext(
+                         "Deal %(number)d restored: %(lines)s.", number=number,
+                         lines="; ".join(Presenter(saved).deal(number)["summary"])))))
     except json.JSONDecodeError:
-        raise Refused("the deal to restore is not a pulya/1 deal") from None
+        raise Refused(Msg("the deal to restore is not a pulya/1 deal")) from None
     except VersionConflict as error:
-        flash(f"Not restored: {error.message}.", "error")
+        flash(gettext("Not restored: %(why)s.", why=i18n.say(error)), "error")
         response = make_response(sheet(uid))
         response.status_code = STATUS[error.code]
         return response
@@ -236,7 +244,7 @@ def _deal_post(pulka: Pulka, number: int):
         now = services.get_pulka(repository(), pulka.uid)
         if editing:
             now.result(number)
-        return _deal_page(now, number if editing else len(now.deals) + 1, data, {"": [error.message]},
+        return _deal_page(now, number if editing else len(now.deals) + 1, data, {"": [i18n.say(error)]},
                           status=STATUS[error.code])
     except Refused as error:
         if error.code == "not_found":
@@ -247,12 +255,12 @@ def _deal_post(pulka: Pulka, number: int):
 def _deal_saved(before: Pulka, saved: Pulka, number: int) -> Answer:
     """To the next deal's form (the sheet after an edit or the last deal), saying what deal `number` wrote."""
     shown = Presenter(saved).deal(number)
-    message = f"Deal {number} saved: " + "; ".join(shown["summary"])
+    message = gettext("Deal %(number)d saved: %(lines)s", number=number, lines="; ".join(shown["summary"]))
     if shown["pulya_closed"]:
-        message += ". " + ", ".join(shown["pulya_closed"]) + " closed the pulya"
+        message += ". " + gettext("%(names)s closed the pulya", names=", ".join(shown["pulya_closed"]))
     flashes = [("message", message + ("" if message.endswith(".") else "."))]
     if saved.sheet.finished and not before.sheet.finished:
-        flashes.append(("finished", "The pulka is finished. See the settlement."))
+        flashes.append(("finished", gettext("The pulka is finished. See the settlement.")))
     if number <= len(before.deals) or saved.sheet.finished:  # an edit, or the end: the sheet
         return _went(url_for(".sheet", uid=before.uid), *flashes)
     # The next deal follows at once: its form, with what this one wrote at the top.
@@ -267,7 +275,7 @@ def new_deal(uid: str):
     if request.method == "POST":
         return _deal_post(pulka, number)
     if pulka.sheet.finished:
-        flash("The pulka is finished: no more deals. You can still edit or delete earlier ones.", "error")
+        flash(gettext("The pulka is finished: no more deals. You can still edit or delete earlier ones."), "error")
         return redirect(url_for(".sheet", uid=uid))
     # Both defenders pass unless tapped otherwise: the commonest words cost no tap.
     defaults = {"type": "game", "open": "closed"} | {f"w{seat}": "pass" for seat in pulka.sheet.active}
@@ -290,19 +298,21 @@ def delete_deal(uid: str, number: int):
     pulka = services.get_pulka(repository(), uid)
     shown = presenter(pulka).deal(number)
     form = ConfirmForm()
-    page = dict(pulka=pulka, form=form, title=f"Delete deal {number}?",
-                message=f"Deal {number} ({shown['text']}) is removed and every later deal is scored again. The "
-                        "later deals keep their dealer order, so a deal that no longer fits makes the deletion "
-                        "refused.",
-                action=url_for(".delete_deal", uid=uid, number=number), button=f"Delete deal {number}")
+    page = dict(pulka=pulka, form=form, title=gettext("Delete deal %(number)d?", number=number),
+                message=gettext("Deal %(number)d (%(deal)s) is removed and every later deal is scored again. The "
+                                "later deals keep their dealer order, so a deal that no longer fits makes the "
+                                "deletion refused.", number=number, deal=shown["text"]),
+                action=url_for(".delete_deal", uid=uid, number=number),
+                button=gettext("Delete deal %(number)d", number=number))
     if request.method == "POST":
         try:
             expected = form.expected()
             return write(lambda once: services.delete_deal(repository(), uid, number, expected, actor(), once),
                          lambda _: _went(url_for(".history", uid=uid),
-                                         ("message", f"Deal {number} deleted; the sheet is scored again.")))
+                                         ("message", gettext("Deal %(number)d deleted; the sheet is scored again.",
+                                                             number=number))))
         except Refused as error:
-            return render_template("confirm.html", error=error.message, **page), STATUS[error.code]
+            return render_template("confirm.html", error=i18n.say(error), **page), STATUS[error.code]
     form.version.data = pulka.version
     return render_template("confirm.html", **page)
 
@@ -351,17 +361,20 @@ def import_pulka():
     upload = request.files.get("file")
     text = upload.read() if upload and upload.filename else (form.text.data or "").encode()
     if not text.strip():
-        return render_template("import.html", form=form, error="Choose a pulka file or paste its text."), 400
+        return render_template("import.html", form=form, error=gettext("Choose a pulka file or paste its text.")), 400
     name = (form.name.data or "").strip()
     try:
         file = read_pulka_file(text)
         if not name and not file.name and upload and upload.filename:  # a file without a name of its own
             name = upload.filename.rsplit(".pulya", 1)[0].rsplit(".json", 1)[0]
-        return write(lambda once: services.import_pulka(repository(), _me(), file, name[:PULKA_NAME_MAX], once),
+        return write(lambda once: services.import_pulka(repository(), _me(), file, name[:PULKA_NAME_MAX], once,
+                                                         i18n.say),
                      lambda pulka: _went(url_for(".sheet", uid=pulka.uid),
-                                         ("message", f"Imported {pulka.name}: {len(pulka.deals)} deals.")))
+                                         ("message", ngettext("Imported %(name)s: %(num)d deal.",
+                                                              "Imported %(name)s: %(num)d deals.",
+                                                              len(pulka.deals), name=pulka.name))))
     except Refused as error:
-        return render_template("import.html", form=form, error=error.message), STATUS[error.code]
+        return render_template("import.html", form=form, error=i18n.say(error)), STATUS[error.code]
 
 
 # -- share links ---------------------------------------------------------------------------------
@@ -377,7 +390,8 @@ def shares(uid: str):
     if request.method == "POST":
         try:
             made = services.create_share(repository(), uid, form.role.data, form.label.data or "")
-            flash(f"A {made.role} link is ready: let them scan it.")
+            flash(gettext("A viewer link is ready: let them scan it.") if made.role == "viewer"
+                  else gettext("A scorer link is ready: let them scan it."))
             return redirect(url_for(".shares", uid=uid, _anchor=f"share-{made.id}"))
         except Refused as error:
             errors, status = field_errors(error), STATUS[error.code]
@@ -389,7 +403,7 @@ def shares(uid: str):
 @bp.post("/p/<uid>/shares/<share_id>/revoke")
 def revoke_share(uid: str, share_id: str):
     services.revoke_share(repository(), uid, share_id)
-    flash("The link is revoked: it no longer opens the pulka, on any phone.")
+    flash(gettext("The link is revoked: it no longer opens the pulka, on any phone."))
     return redirect(url_for(".shares", uid=uid))
 
 

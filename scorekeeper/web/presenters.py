@@ -22,15 +22,15 @@ import segno
 from flask import Response, current_app, url_for
 from markupsafe import Markup
 
-from .. import pulyafile
-from ..engine import Column, DealResult, Entry, Strain, defenders, json_value
+from .. import i18n_engine, pulyafile
+from ..engine import Column, DealResult, Entry, Strain, Text, defenders, json_value
 from ..render.svg import ORIENTATIONS, sheet_svg
 from ..render.text import amount, describe, filename, points, signed
 from . import errors
 from .cache import Busy, Gate, Section
-from .domain import Pulka, Refused
+from .domain import Msg, Pulka, Refused
 from .forms import lone_whist_total
-from .i18n import language
+from .i18n import language as request_language
 from .repository import Summary
 
 
@@ -63,33 +63,50 @@ def orientation_of(value: str | None) -> str:
     return value if value in ORIENTATIONS else "table"
 
 
-def entry_view(entry: Entry, names: Sequence[str]) -> dict[str, Any]:
+def _say(text: Text, names: Sequence[str], language: str | None) -> str:
+    """A text (the web's or the engine's) in `language`, by default the request's."""
+    catalog = i18n_engine.catalog(language or request_language())
+    return text.render(names, catalog.gettext, catalog.ngettext)
+
+
+def entry_view(entry: Entry, names: Sequence[str], language: str | None = None) -> dict[str, Any]:
     view = {"player": names[entry.player], "column": entry.column.value}
     if entry.on is not None:
         view["on"] = names[entry.on]
-    return view | {"points": entry.points, "reason": entry.text(names)}
+    return view | {"points": entry.points, "reason": _say(entry.reason, names, language)}
 
 
-def _line(names: Sequence[str], player: int, column: Column, value: Any, on: int | None) -> str:
-    """"Boris: pulya +4", "Anna: 8 whists on Boris"."""
+WHISTS_ON = Msg("{player}: {count} whist on {on}", "{player}: {count} whists on {on}", "count")
+WHISTS_ON_PART = Msg("{player}: {points} whists on {on}")  # 2½ whists, or fewer than none
+IN_COLUMN = {Column.PULYA: Msg("{player}: pulya {points}"), Column.GORA: Msg("{player}: gora {points}")}
+
+
+def _line(names: Sequence[str], player: int, column: Column, value: Any, on: int | None,
+          language: str | None = None) -> str:
+    """"Boris: pulya +4", "Anna: 8 whists on Boris" («Борис: пуля +4», «Анна → Борис: 8 вистов»)."""
     if column is Column.WHISTS:
-        return f"{names[player]}: {points(value)} whist{'' if value == 1 else 's'} on {names[on]}"
-    return f"{names[player]}: {column.value} {signed(value)}"
+        assert on is not None
+        whole = isinstance(value, int) or (isinstance(value, Fraction) and value.denominator == 1)
+        text = (WHISTS_ON(player=names[player], count=int(value), on=names[on]) if whole and value >= 0 else
+                WHISTS_ON_PART(player=names[player], points=points(value), on=names[on]))
+        return _say(text, names, language)
+    return _say(IN_COLUMN[column](player=names[player], points=signed(value)), names, language)
 
 
-def written(entries: Sequence[Entry], names: Sequence[str]) -> list[dict[str, str]]:
+def written(entries: Sequence[Entry], names: Sequence[str], language: str | None = None) -> list[dict[str, str]]:
     """Each line a deal writes and why: {"what": "Anna: 60 whists on Boris", "why": "Anna helps Boris with …"}.
     The preview shows these, so that a line that looks odd (help, consolation) says where it comes from."""
-    return [{"what": _line(names, e.player, e.column, e.points, e.on), "why": e.text(names)} for e in entries]
+    return [{"what": _line(names, e.player, e.column, e.points, e.on, language),
+             "why": _say(e.reason, names, language)} for e in entries]
 
 
-def summary(entries: Sequence[Entry], names: Sequence[str]) -> list[str]:
+def summary(entries: Sequence[Entry], names: Sequence[str], language: str | None = None) -> list[str]:
     """What a deal writes, one phrase per player and column: "Boris: pulya +4", "Anna: 8 whists on Boris"."""
     totals: dict[tuple[int, Column, int | None], Any] = {}
     for e in entries:
         key = (e.player, e.column, e.on)
         totals[key] = totals.get(key, 0) + e.points
-    return [_line(names, player, column, total, on) for (player, column, on), total in totals.items()]
+    return [_line(names, player, column, total, on, language) for (player, column, on), total in totals.items()]
 
 
 def card(row: Summary, pulka: Pulka) -> dict[str, Any]:
@@ -113,15 +130,19 @@ def inert(cell: object) -> object:
     return cell
 
 
-CSV_COLUMNS = ["deal", "dealer", "type", "declarer", "contract", "whist", "open", "tricks",
-               "player", "column", "on", "points", "reason"]
+CSV_COLUMNS = [Msg("deal"), Msg("dealer"), Msg("type"), Msg("declarer"), Msg("contract"), Msg("whist"), Msg("open"),
+               Msg("tricks"), Msg("player"), Msg("column"), Msg("on"), Msg("points"), Msg("reason")]
+# The words of the CSV's cells, as its headers are in the presenter's language.
+CSV_WORDS = {"game": Msg("game"), "misere": Msg("misère"), "raspasy": Msg("raspasy"), "pulya": Msg("pulya"),
+             "gora": Msg("gora"), "whists": Msg("whists")}
 
 
 class Presenter:
     """What every page and API answer shows of one pulka version."""
 
-    def __init__(self, pulka: Pulka):
+    def __init__(self, pulka: Pulka, language: str | None = None):
         self.pulka = pulka
+        self.language = language or request_language()  # every text it builds is in this language
         self._deals: dict[int, dict[str, Any]] = {}
         self._drawings: dict[str, str] = {}
         self._pdfs: dict[str, bytes] = {}
@@ -150,10 +171,10 @@ class Presenter:
             view["sitting_out"] = names[result.dealer]
         return view | {
             "deal": pulyafile.deal_to_json(result.deal, names),
-            "text": describe(result.deal, names, result.k),
+            "text": describe(result.deal, names, result.k, self.language),
             "raspasy_k": result.k or None,
-            "entries": [entry_view(e, names) for e in result.entries],
-            "summary": summary(result.entries, names),
+            "entries": [entry_view(e, names, self.language) for e in result.entries],
+            "summary": summary(result.entries, names, self.language),
             "pulya_closed": [names[s] for s in closed],
             "finished": result.sheet.finished and not before.finished,
         }
@@ -289,7 +310,7 @@ class Presenter:
         """The paper sheet as inline SVG (escaped by sheet_svg)."""
         return self._once(self._drawings, orientation, lambda: sheet_svg(
             self.pulka.players, self.pulka.rules, self.pulka.replay, orientation=orientation,
-            currency=self.pulka.currency, styled=False))
+            currency=self.pulka.currency, styled=False, language=self.language))
 
     def pdf(self, orientation: str = "table") -> bytes:
         """The A4 PDF: the drawing, the protocol, the settlement. Rendered once however many ask for it at
@@ -304,7 +325,7 @@ class Presenter:
         gate: Gate = current_app.extensions["scorekeeper.pdf"]
         render = partial(render_pdf_in_worker, gate.running, pulka.players, pulka.rules, pulka.replay,
                          pulka.settlement, title=pulka.name, created=pulka.created_at, currency=pulka.currency,
-                         orientation=orientation, language=language())
+                         orientation=orientation, language=self.language)
         with gate.entered():
             return self._once(self._pdfs, orientation, lambda: gate.run(render))
 
@@ -324,15 +345,23 @@ class Presenter:
         """The protocol, one line per entry."""
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(CSV_COLUMNS)
+        names = self.pulka.players
+        catalog = i18n_engine.catalog(self.language)
+
+        def word(value: str) -> str:
+            found = CSV_WORDS.get(value)
+            return found.render(names, catalog.gettext, catalog.ngettext) if found else value
+
+        writer.writerow([column.render(names, catalog.gettext, catalog.ngettext) for column in CSV_COLUMNS])
+        opened = Msg("open").render(names, catalog.gettext, catalog.ngettext)
         for view in self.protocol:
             deal = view["deal"]
-            head = [view["n"], view["dealer"], deal["type"], deal.get("declarer", ""), deal.get("contract", ""),
+            head = [view["n"], view["dealer"], word(deal["type"]), deal.get("declarer", ""), deal.get("contract", ""),
                     " ".join(f"{k}:{v}" for k, v in deal.get("whist", {}).items()),
-                    "open" if deal.get("open") else "",
+                    opened if deal.get("open") else "",
                     " ".join(f"{k}:{v}" for k, v in deal.get("tricks", {}).items())]
             for entry in view["entries"] or [{}]:
-                row = head + [entry.get("player", ""), entry.get("column", ""), entry.get("on", ""),
+                row = head + [entry.get("player", ""), word(entry.get("column", "")), entry.get("on", ""),
                               jsonable(entry.get("points", "")), entry.get("reason", "")]
                 writer.writerow([inert(cell) for cell in row])
         return out.getvalue()
@@ -383,8 +412,8 @@ def presenter(pulka: Pulka) -> Presenter:
     """The presenter of this pulka version in the request's language, shared by every request of this
     process that reads it in that language."""
     cache: Section[Presenter] = current_app.extensions["scorekeeper.presenters"]
-    key = (pulka.uid, pulka.version, language())
-    return cache.get(key) or cache.put(key, Presenter(pulka))
+    key = (pulka.uid, pulka.version, request_language())
+    return cache.get(key) or cache.put(key, Presenter(pulka, key[2]))
 
 
 def download(data: str | bytes, mimetype: str, filename: str) -> Response:
@@ -412,8 +441,8 @@ RETRY_AFTER = 5
 def busy(error: Busy) -> Response:
     """503 and when to try again: a PDF asked for while the server makes as many as it makes at once, and as
     many more wait their turn. Turned away rather than queued, so that PDFs never hold every server thread."""
-    response, status = errors.respond(Refused("The server is making other PDFs just now; try again in a few "
-                                              "seconds.", code="busy"))
+    response, status = errors.respond(Refused(Msg("The server is making other PDFs just now; try again in a few "
+                                                  "seconds."), code="busy"))
     response = current_app.make_response((response, status))
     response.headers["Retry-After"] = str(RETRY_AFTER)
     return response

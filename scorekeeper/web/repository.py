@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from ..engine import Contract, Deal, DealType, Replay, Rules, replay
 from .cache import Section, VersionCache
 from .db import Database, cannot_save
-from .domain import Account, AccountInvalid, Answer, Answered, KeyReused, NotFound, Once, Pulka, Role, Settings, Share
+from .domain import Account, AccountInvalid, Answer, Answered, KeyReused, Msg, NotFound, Once, Pulka, Role, Settings, Share
 from .models import (AccessRow, AccountRow, DealRow, IdempotencyRow, LoginFailureRow, PlayerRow, PulkaRow, SeatRow,
                      ShareRow, TokenRow, now)
 
@@ -242,7 +242,7 @@ class Repository:
                     _claim(session, row.id)
                 return _account(row)
         except IntegrityError:
-            raise AccountInvalid(f"the username {username!r} is taken", "username") from None
+            raise AccountInvalid(Msg("the username {username} is taken")(username=repr(username)), "username") from None
 
     def account(self, *, account_id: int | None = None, username: str | None = None,
                 token_hash: str | None = None) -> Account | None:

@@ -11,13 +11,13 @@ requests, and errors.py answers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from .. import pulyafile
-from ..engine import Deal, DealResult, PulkaError, Replay, replay
-from .domain import (DealRefused, NotFound, NothingToUndo, Once, Pulka, Refused, Role, RulesFrozen, Settings, Share,
-                     TooManyDeals, VersionConflict, read_settings)
+from ..engine import Deal, DealResult, PulkaError, Replay, Text, replay
+from .domain import (DealRefused, Msg, NotFound, NothingToUndo, Once, Pulka, Refused, Role, RulesFrozen, Settings,
+                     Share, TooManyDeals, VersionConflict, default_name, english, read_settings)
 from .models import SHARE_LABEL_MAX
 from .repository import Repository, Summary
 
@@ -74,10 +74,11 @@ def again(repo: Repository, owner_id: int, uid: str, once: Once | None = None) -
 
 
 def import_pulka(repo: Repository, owner_id: int, file: pulyafile.Pulka, name: str = "",
-                 once: Once | None = None) -> Pulka:
-    """A pulka file as a new pulka, named `name`, else as the file names it, else after its players."""
+                 once: Once | None = None, say: Callable[[Text], str] = english) -> Pulka:
+    """A pulka file as a new pulka, named `name`, else as the file names it, else after its players (in the
+    language of `say`)."""
     settings = read_settings({
-        "name": name or file.name or "Imported pulka of " + ", ".join(file.players),
+        "name": name or file.name or default_name(file.players, say, imported=True),
         "currency": file.currency or "",
         "players": list(file.players),
         "first_dealer": file.players[file.first_dealer],
@@ -127,7 +128,7 @@ def edit_deal(repo: Repository, uid: str, number: int, deal: Deal, expected: int
         before.result(number)
         deals = list(before.deals)
         deals[number - 1] = deal
-        replayed = _replay(before.settings, deals, focus=number, action=f"This change to deal {number}")
+        replayed = _replay(before.settings, deals, focus=number, action=Msg("This change to deal {number}")(number=number))
         change.replace(number, deal)
         return change.done(deals, replayed, _note("edited", number, by))
 
@@ -139,7 +140,7 @@ def delete_deal(repo: Repository, uid: str, number: int, expected: int | None = 
         before = _expect(change.before, expected)
         before.result(number)
         deals = before.deals[:number - 1] + before.deals[number:]
-        replayed = _replay(before.settings, deals, action=f"Deleting deal {number}", renumber_from=number)
+        replayed = _replay(before.settings, deals, action=Msg("Deleting deal {number}")(number=number), renumber_from=number)
         change.remove(number)
         return change.done(deals, replayed, _note("deleted", number, by))
 
@@ -161,9 +162,9 @@ def undo(repo: Repository, uid: str, expected: int | None = None, by: str = "", 
 def create_share(repo: Repository, uid: str, role: object, label: object = "") -> Share:
     """A new link to the pulka for a viewer or a scorer."""
     if role not in (Role.VIEWER, Role.SCORER):
-        raise Refused("a share link's role is viewer or scorer", "role")
+        raise Refused(Msg("a share link's role is viewer or scorer"), "role")
     if not isinstance(label, str) or len(label.strip()) > SHARE_LABEL_MAX:
-        raise Refused(f"a link's name has at most {SHARE_LABEL_MAX} characters", "label")
+        raise Refused(Msg("a link's name has at most {most} characters")(most=SHARE_LABEL_MAX), "label")
     return repo.add_share(uid, Role(role), label.strip())
 
 

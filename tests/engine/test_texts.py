@@ -114,7 +114,8 @@ def test_problems_no_file_reaches():
 
 
 def test_the_samples_show_every_text():
-    shown = {p.meaning.msgid for p in PARAMETERS} | {m for p in PARAMETERS for m in msgids(p.domain)}
+    shown = {p.meaning.msgid for p in PARAMETERS} | {p.title.msgid for p in PARAMETERS if p.title}
+    shown |= {m for p in PARAMETERS for m in msgids(p.domain)}
     for text in _five_players() + _no_declarer():
         shown |= msgids(text)
     for sample in SAMPLES["files"]:
