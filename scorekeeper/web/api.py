@@ -145,8 +145,8 @@ def list_pulkas():
 @idempotent
 def create_pulka():
     body = _body()
-    if "currency" not in body and (currency := i18n.DEFAULT_CURRENCY.get(i18n.language())):
-        body = {**body, "currency": currency}  # a Russian table plays for roubles unless it says otherwise
+    if "currency" not in body:
+        body = {**body, "currency": i18n.DEFAULT_CURRENCY[i18n.language()]}  # a Russian table plays for roubles
     settings = read_settings(body, say=i18n.say)
     return write(lambda once: services.create_pulka(repository(), _me(), settings, once=once), _created)
 

@@ -218,7 +218,7 @@ class PulkaForm(VersionedForm):
     shown_preset = HiddenField(default=Preset.SOCHI.value)
     pulya_size = StringField(default="20")
     whist_price = StringField(default="1")
-    currency = StringField(default="₽")
+    currency = StringField(default="")
 
     def fill(self, name: str, currency: str, players: tuple[str, ...], first_dealer: int, rules: Rules) -> None:
         """Show settings in the fields (a GET)."""

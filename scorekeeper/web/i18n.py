@@ -30,7 +30,7 @@ COOKIE = "lang"
 KIN = {"uk": "ru", "be": "ru", "kk": "ru"}
 # A new pulka's currency where the request does not name one: roubles for a Russian table. The form's field
 # starts with it; elsewhere (English) what it was: the form's ₽, and none through the API.
-DEFAULT_CURRENCY = {"ru": "₽"}
+DEFAULT_CURRENCY = {"ru": "₽", "en": ""}  # a new pulka's, by the table's language
 
 
 def chosen(value: object) -> str | None:

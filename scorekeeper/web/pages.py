@@ -76,7 +76,7 @@ def new_pulka():
     form = PulkaForm()
     if request.method == "GET":
         form.fill_rules(PRESETS[form.preset.data or "sochi"])
-        form.currency.data = i18n.DEFAULT_CURRENCY.get(i18n.language(), form.currency.data)
+        form.currency.data = i18n.DEFAULT_CURRENCY[i18n.language()]
         return _settings_page(form, {})
 
     def started(pulka: Pulka) -> Answer:

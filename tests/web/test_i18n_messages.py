@@ -170,12 +170,12 @@ def test_the_api_lists_the_parameters_by_title_in_the_callers_language(client):
     assert en["pulya_size"]["title"] == "Pulya size"
 
 
-def test_a_new_pulkas_currency_is_roubles_in_russian(client):
+def test_a_new_pulkas_currency_follows_the_language(client):
     assert 'name="currency" value="₽"' in text(client.get("/new", headers=RU))
-    assert 'name="currency" value="₽"' in text(client.get("/new"))  # as before
+    assert 'name="currency" value=""' in text(client.get("/new"))  # English: no sign unless the table sets one
     made = client.post("/api/v1/pulkas", json={"players": list(PLAYERS)}, headers=RU).json
     assert made["currency"] == "₽"
-    assert client.post("/api/v1/pulkas", json={"players": list(PLAYERS)}).json["currency"] == ""  # as before
+    assert client.post("/api/v1/pulkas", json={"players": list(PLAYERS)}).json["currency"] == ""
 
 
 def test_a_deal_or_file_that_is_not_pulya_1_is_refused_in_russian(client):
