@@ -17,7 +17,7 @@ from flask_wtf.file import FileField
 from wtforms import BooleanField, Field, HiddenField, PasswordField, SelectMultipleField, StringField, TextAreaField
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
-from ..engine import (PARAMETERS, PRESETS, Contract, Deal, DealType, Kind, Parameter, Preset, Rules, Sheet,
+from ..engine import (PARAMETER, PARAMETERS, PRESETS, Contract, Deal, DealType, Kind, Parameter, Preset, Rules, Sheet,
                       SingleWhistMade, defenders, json_value)
 from .domain import Refused
 
@@ -287,6 +287,12 @@ def text_of(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(map(str, value))
     return str(value)
+
+
+def bounds(name: str) -> str:
+    """The HTML min and max of a number parameter's field: the engine's bounds, shown to the browser."""
+    p = PARAMETER[name]
+    return f'min="{p.low}" max="{p.high}"'
 
 
 def field_value(p: Parameter, value: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import __version__
+from ..engine import PARAMETERS, Kind, Parameter, Preset, json_value
 from .errors import STATUS
 from .models import CURRENCY_MAX, IDEMPOTENCY_KEY_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX, SHARE_LABEL_MAX, USERNAME_MAX
 
@@ -28,6 +29,22 @@ def _errors(*statuses: int) -> dict[str, Any]:
              503: "Try again in a moment; nothing was stored"}
     return {str(s): _json(_ref("Error"), f"{words[s]}: " + ", ".join(c for c, st in STATUS.items() if st == s))
             for s in statuses}
+
+
+def parameter_schema(p: Parameter) -> dict[str, Any]:
+    """A rules.md §14 parameter's domain as JSON Schema, from the engine's own table (bounds, choices)."""
+    number = {"minimum": p.low, "maximum": p.high}
+    schema: dict[str, Any] = {
+        Kind.INT: lambda: {"type": "integer"} | number,
+        Kind.MONEY: lambda: {"type": "number"} | number,
+        Kind.BOOL: lambda: {"type": "boolean"},
+        Kind.CHOICE: lambda: {"enum": [json_value(c) for c in p.choices]},
+        Kind.FACTOR: lambda: {"enum": [json_value(c) for c in p.choices]},
+        Kind.LEVELS: lambda: {"type": "array", "uniqueItems": True, "items": {"enum": list(p.choices)}},
+        Kind.INT_LIST: lambda: {"type": "array", "items": {"type": "integer"} | number,
+                                "minItems": p.length or 1, "maxItems": p.length or p.most},
+    }[p.kind]()
+    return schema | {"description": f"{p.meaning.text(())} ({p.domain.text(())})"}
 
 
 PULKA_ID = {"name": "uid", "in": "path", "required": True, "schema": {"type": "string"},
@@ -97,8 +114,9 @@ def document() -> dict[str, Any]:
             "pulya_closed": {"type": "array", "items": NAME}, "finished": {"type": "boolean"},
             "version": {"type": "integer"}}},
         "Rules": {"type": "object", "required": ["preset"], "description": "a preset and any rules.md §14 parameter",
-                  "properties": {"preset": {"enum": ["sochi", "leningrad", "rostov"]}},
-                  "additionalProperties": True},
+                  "properties": {"preset": {"enum": [preset.value for preset in Preset]}}
+                  | {p.name: parameter_schema(p) for p in PARAMETERS},
+                  "additionalProperties": False},
         "PulkaWrite": {"type": "object", "properties": {
             "name": {"type": "string", "maxLength": PULKA_NAME_MAX},
             "players": {"type": "array", "items": NAME, "minItems": 3, "maxItems": 4,

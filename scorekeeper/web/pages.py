@@ -17,8 +17,8 @@ from . import services
 from .access import actor, caller, remember_share, role
 from .domain import Answer, Pulka, Refused, VersionConflict, read_deal, read_pulka_file, read_settings
 from .errors import STATUS, field_errors
-from .forms import (ADVANCED, ConfirmForm, DealForm, ImportForm, PulkaForm, ShareForm, deal_from_fields, fields_of,
-                    form_field, text_of)
+from .forms import (ADVANCED, ConfirmForm, DealForm, ImportForm, PulkaForm, ShareForm, bounds, deal_from_fields,
+                    fields_of, form_field, text_of)
 from .idempotency import idempotent, new_key, write
 from .models import PULKA_NAME_MAX
 from .presenters import Presenter, card, download, orientation_of, presenter, qr_svg, share_url, written
@@ -63,7 +63,7 @@ def _presets_json() -> str:
 def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka | None = None, status: int = 200):
     return render_template("pulka_form.html", form=form, errors=errors, pulka=pulka, advanced=ADVANCED, Kind=Kind,
                            advanced_open=any(field.startswith("p_") for field in errors),
-                           choice_texts=lambda p: [text_of(c) for c in p.choices],
+                           choice_texts=lambda p: [text_of(c) for c in p.choices], bounds=bounds,
                            presets=PRESETS, presets_json=_presets_json(),
                            known=services.player_names(repository(), _me()), frozen=bool(pulka and pulka.deals)), status
 
