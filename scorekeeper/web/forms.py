@@ -7,8 +7,9 @@ the pulka file get. Only the page's version is checked here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -19,7 +20,7 @@ from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ..engine import (PARAMETER, PARAMETERS, PRESETS, Contract, Deal, DealType, Kind, Parameter, Preset, Rules, Sheet,
                       SingleWhistMade, defenders, json_value)
-from .domain import Refused
+from .domain import Refused, digits, read_number
 
 MAIN_PARAMETERS = ("pulya_size", "whist_price")
 ADVANCED = tuple(p for p in PARAMETERS if p.name not in MAIN_PARAMETERS)
@@ -31,8 +32,8 @@ def whole_number(text: object) -> int | str | None:
     text = str(text or "").strip()
     if not text:
         return None
-    # At most 18 digits: a longer number is no count or version, and int() of thousands of digits is slow.
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else text
+    number = digits(text)
+    return text if number is None else number
 
 
 class VersionField(Field):
@@ -41,10 +42,11 @@ class VersionField(Field):
     widget = HiddenInput()
 
     def process_formdata(self, valuelist: list[str]) -> None:
-        value = whole_number(valuelist[0] if valuelist else "")
-        if isinstance(value, str):
-            raise ValueError("version must be a whole number")
-        self.data = value
+        text = valuelist[0].strip() if valuelist else ""
+        try:
+            self.data = read_number(text, "version") if text else None  # as the API reads it
+        except Refused as error:
+            raise ValueError(error.message) from None
 
     def _value(self) -> str:
         return "" if self.data is None else str(self.data)
@@ -303,14 +305,15 @@ def field_value(p: Parameter, value: Any) -> Any:
     return text_of(value)
 
 
+# A number as people type a price: digits with a point or a comma. Not Decimal()'s whole syntax: '1e999999999'
+# or 'NaN' is no price, and Fraction() of the first would build a billion digits.
+_DECIMAL = re.compile(r"-?(?=\.?[0-9])[0-9]{0,12}(\.[0-9]{0,12})?")
+
+
 def _decimal(text: object) -> object:
     """'0,5' and '0.5' as Decimal('0.5'), as people type prices; other text stays text."""
     text = str(text or "").strip().replace(",", ".")
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
-        return text
-    return number if number.is_finite() else text
+    return Decimal(text) if _DECIMAL.fullmatch(text) else text
 
 
 def parse_field(p: Parameter, data: Any) -> Any:

@@ -189,12 +189,13 @@ def restore(uid: str):
     pulka = services.get_pulka(repository(), uid)
     number = len(pulka.deals) + 1
     try:
-        deal = read_deal(json.loads(request.form.get("deal") or "null"), pulka.players, number)
+        # The app's parser (inputs.JSONProvider): too deep a nesting is malformed JSON too.
+        deal = read_deal(current_app.json.loads(request.form.get("deal") or "null"), pulka.players, number)
         expected = ConfirmForm().expected()
         return write(lambda once: services.add_deal(repository(), uid, deal, expected, actor(), once),
                      lambda saved: _went(url_for(".sheet", uid=uid), ("message", f"Deal {number} restored: "
                                          + "; ".join(Presenter(saved).deal(number)["summary"]) + ".")))
-    except json.JSONDecodeError:
+    except ValueError:
         raise Refused("the deal to restore is not a pulya/1 deal") from None
     except VersionConflict as error:
         flash(f"Not restored: {error.message}.", "error")
