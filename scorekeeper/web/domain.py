@@ -265,9 +265,14 @@ def read_number(value: object, field: str, low: int = 0, high: int = models.INT_
 
 
 def read_pulka_file(text: bytes | str) -> pulyafile.Pulka:
-    """A pulya/1 file, refused with the file's own problem code."""
+    """A pulya/1 file, refused with the file's own problem code; text that no database here stores (a key
+    too, which a refusal would name) is refused first."""
     try:
-        return pulyafile.loads(text)
+        data = pulyafile.decode(text)
+        field = first_unstorable(data)
+        if field is not None:
+            raise Unstorable(field)
+        return pulyafile.parse(data)
     except pulyafile.FileError as error:
         p = error.problem
         raise Refused(error.message, p.field, p.deal, code=p.code.value) from None

@@ -127,6 +127,12 @@ def test_text_no_database_stores_is_refused_alike_in_json(app, client, uid, bad)
     file = json.dumps(SOCHI | {"name": f"Friday{bad}"})
     response = client.post("/api/v1/import", data=file, content_type="application/json")
     assert error(response) == (400, "bad_format", "name")
+    # A key the file's refusal would name ("unknown rule parameter ...") is refused before it is named.
+    file = json.dumps(SOCHI | {"rules": {"preset": "sochi", bad: 1}})
+    assert error(client.post("/api/v1/import", data=file, content_type="application/json")) == (
+        400, "bad_format", "rules")
+    page = client.post("/import", data={"text": file})
+    assert page.status_code == 400 and "rules holds a character that cannot be stored" in page.get_data(as_text=True)
     assert snapshot(app) == before
 
 
