@@ -27,7 +27,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 def _expected(data: dict[str, Any]) -> int | None:
     """The optional `version` a client last saw (in the body, else the query): a write on a pulka that changed
-    since is refused (409). Sent, it must be a version: null or "3" in a body is refused, not taken as none."""
+    since is refused (409). Sent, it must be a version: null, true, 3.0 or "٣" is refused, not taken as none."""
     if "version" in data:
         return read_number(data["version"], "version")
     if "version" in request.args:

@@ -2,9 +2,9 @@
 number the database cannot hold, text it cannot store, or JSON the parser cannot take, and a bad input is
 a 4xx naming its field (never a 500, never an exception from deep inside the database).
 
-`init` sets it up for an app: numbers in paths (the `int` converter), every path, query and form value
-and file name (`check_text`, before any route or access check), and the JSON parser. The API's routes
-read their bodies with `json_body`.
+`init` sets it up for an app: numbers in paths (the `int` converter), every path, query and form value,
+file name and bearer token (`check_text`, before any route or access check), and the JSON parser. The API's
+routes read their bodies with `json_body`.
 """
 
 from __future__ import annotations
