@@ -94,11 +94,15 @@ def check_players(players: object) -> Text | None:
 
 def loads(text: str | bytes) -> Pulka:
     """Parse a pulka file; its deals are checked against the rules when it is replayed."""
+    return parse(decode(text))
+
+
+def decode(text: str | bytes) -> object:
+    """The JSON data of a file; FileError (bad_json) when it is not JSON."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except (ValueError, RecursionError) as error:
         raise FileError(Problem(Code.BAD_JSON, "", Msg("the file is not JSON: {error}")(error=str(error)))) from None
-    return parse(data)
 
 
 def parse(data: object) -> Pulka:

@@ -27,15 +27,14 @@ VALUE_OUTSIDE = Text("{name} must be {domain}, not {value}")
 
 # The domains of the parameters' kinds, as `VALUE_OUTSIDE` names them.
 AN_INTEGER = Text("an integer {bounds}")
-AT_LEAST = Text(">= {low}")
 FROM_TO = Text("from {low} to {high}")
 TRUE_OR_FALSE = Text("true or false")
 ONE_OF = Text("one of {choices}")
 # No list has a length of 1 today; the plural is for Russian, which inflects "integers" by the length.
 A_LIST_OF = Text("a list of {length} integer {bounds}", "a list of {length} integers {bounds}", "length")
-A_LIST = Text("a non-empty list of integers {bounds}")
+A_LIST = Text("a list of 1 to {most} integers {bounds}")
 LEVELS_FROM = Text("a list of levels from {levels}")
-AN_AMOUNT = Text("a number >= 0 with at most 4 decimals")
+AN_AMOUNT = Text("a number {bounds} with at most 4 decimals")
 
 
 class Preset(StrEnum):
@@ -117,6 +116,11 @@ class Kind(StrEnum):
 
 @dataclass(frozen=True)
 class Parameter:
+    """One rule parameter and its domain. Numbers run from `low` to `high` (a list's items too) and a list
+    has `length` items, or 1 to `most`: every value is bounded, so that no pulka file or form can make the
+    engine compute with numbers or lists of any size (the web app, its OpenAPI document and the form's
+    min/max read these same bounds)."""
+
     name: str
     kind: Kind
     meaning: Text  # what it decides, in a line
@@ -125,6 +129,7 @@ class Parameter:
     choices: tuple[Choice, ...] = ()
     length: int | None = None
     title: Text | None = None  # its name as players say it ("Pulya size"); the code name is `name`
+    most: int | None = None  # the longest list, when `length` is not fixed
 
     def parse(self, value: object) -> Value:
         """The canonical value, or ParameterError, whose message names the domain."""
@@ -135,14 +140,22 @@ class Parameter:
         return result
 
     @property
+    def bounds(self) -> Text:
+        """"from low to high", of a number parameter (each has both) or a list's items."""
+        assert self.high is not None, f"{self.name} has no upper bound"
+        return FROM_TO(low=self.low, high=self.high)
+
+    @property
     def domain(self) -> Text:
         """The values the parameter takes, in words."""
-        bounds = AT_LEAST(low=self.low) if self.high is None else FROM_TO(low=self.low, high=self.high)
         choices = ", ".join(str(json_value(c)) for c in self.choices)  # values as the file spells them
         if self.kind is Kind.INT:
-            return AN_INTEGER(bounds=bounds)
+            return AN_INTEGER(bounds=self.bounds)
         if self.kind is Kind.INT_LIST:
-            return A_LIST_OF(length=self.length, bounds=bounds) if self.length else A_LIST(bounds=bounds)
+            if self.length:
+                return A_LIST_OF(length=self.length, bounds=self.bounds)
+            assert self.most is not None, "every list parameter is bounded"
+            return A_LIST(most=self.most, bounds=self.bounds)
         if self.kind is Kind.LEVELS:
             return LEVELS_FROM(levels=choices)
         if self.kind in (Kind.CHOICE, Kind.FACTOR):
@@ -150,7 +163,7 @@ class Parameter:
         if self.kind is Kind.BOOL:
             return TRUE_OR_FALSE
         assert self.kind is Kind.MONEY
-        return AN_AMOUNT
+        return AN_AMOUNT(bounds=self.bounds)
 
 
 class ParameterError(ValueError):
@@ -185,7 +198,7 @@ def _parse_choice(p: Parameter, value: object) -> StrEnum | None:
 def _parse_int_list(p: Parameter, value: object) -> tuple[int, ...] | None:
     if not isinstance(value, (list, tuple)) or not value:
         return None
-    if p.length is not None and len(value) != p.length:
+    if len(value) != (p.length or len(value)) or (p.most is not None and len(value) > p.most):
         return None
     items = [item for item in map(partial(_parse_int, p), value) if item is not None]
     return tuple(items) if len(items) == len(value) else None
@@ -202,7 +215,10 @@ def _parse_money(p: Parameter, value: object) -> Decimal | None:
     if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
         return None
     amount = Decimal(str(value))  # via str: the float 0.1 means 0.1, not its binary expansion
-    if not amount.is_finite() or amount < 0 or (Fraction(amount) * 10_000).denominator != 1:
+    # The bounds first: Fraction() of a huge Decimal (1E+999999999) would build an integer of that many digits.
+    if not amount.is_finite() or amount < p.low or (p.high is not None and amount > p.high):
+        return None
+    if (Fraction(amount) * 10_000).denominator != 1:
         return None
     return amount
 
@@ -244,13 +260,13 @@ def _p(name: str, kind: Kind, title: str, meaning: str, **domain: Any) -> Parame
 
 PARAMETERS: tuple[Parameter, ...] = (
     _p("pulya_size", Kind.INT, "Pulya size", "points each player must write into his pulya", low=1, high=1000),
-    _p("whist_price", Kind.MONEY, "Whist price", "money per whist"),
-    _p("pulya_point_whists", Kind.INT, "Pulya point in whists", "worth of a pulya point at settlement, in whists", low=0),
-    _p("gora_point_whists", Kind.INT, "Gora point in whists", "worth of a gora point at settlement, in whists", low=0),
-    _p("whist_factor", Kind.INT, "Whists per trick", "whists per defender trick = whist_factor × price", low=1),
-    _p("remiz_factor", Kind.INT, "Remiz per undertrick", "declarer's gora per undertrick = remiz_factor × price", low=1),
-    _p("consolation_factor", Kind.INT, "Consolation per undertrick", "consolation per undertrick = max(consolation_factor × price, consolation_min)", low=0),
-    _p("consolation_min", Kind.INT, "Least consolation", "the least consolation per undertrick, whatever the contract", low=0),
+    _p("whist_price", Kind.MONEY, "Whist price", "money per whist", high=10_000),
+    _p("pulya_point_whists", Kind.INT, "Pulya point in whists", "worth of a pulya point at settlement, in whists", low=0, high=1000),
+    _p("gora_point_whists", Kind.INT, "Gora point in whists", "worth of a gora point at settlement, in whists", low=0, high=1000),
+    _p("whist_factor", Kind.INT, "Whists per trick", "whists per defender trick = whist_factor × price", low=1, high=100),
+    _p("remiz_factor", Kind.INT, "Remiz per undertrick", "declarer's gora per undertrick = remiz_factor × price", low=1, high=100),
+    _p("consolation_factor", Kind.INT, "Consolation per undertrick", "consolation per undertrick = max(consolation_factor × price, consolation_min)", low=0, high=100),
+    _p("consolation_min", Kind.INT, "Least consolation", "the least consolation per undertrick, whatever the contract", low=0, high=1000),
     _p("consolation_by_passer", Kind.BOOL, "Consolation by the passer", "a defender who passed writes consolation too"),
     _p("consolation_by_dealer", Kind.BOOL, "Consolation by the dealer", "with 4 players the sitting-out dealer writes consolation too"),
     _p("single_whist_made", Kind.CHOICE, "One whister, contract made", "contract made, one whister: he writes for both defenders' tricks, or each for his own",
@@ -267,12 +283,12 @@ PARAMETERS: tuple[Parameter, ...] = (
     _p("stalingrad", Kind.BOOL, "Stalingrad", "6♠ must be whisted by both defenders"),
     _p("ten_checked", Kind.BOOL, "Checked ten", "a 10 is checked, not whisted"),
     _p("checked_ten_whists", Kind.BOOL, "Whists on a failed checked ten", "on a failed checked 10 each defender also writes whists for his own tricks"),
-    _p("misere_gora_per_trick", Kind.INT, "Failed misère", "failed misère: gora per trick taken", low=1),
+    _p("misere_gora_per_trick", Kind.INT, "Failed misère", "failed misère: gora per trick taken", low=1, high=1000),
     _p("raspasy_scoring", Kind.CHOICE, "Raspasy scored in", "raspasy are scored in gora, or in whists by the fewest-tricks player",
        choices=tuple(RaspasyScoring)),
-    _p("raspasy_gora", Kind.INT_LIST, "Raspasy gora per trick", "gora per trick on the 1st, 2nd, 3rd … raspasy of a streak", low=1),
-    _p("raspasy_zero_pulya", Kind.INT_LIST, "Raspasy with no trick", "pulya for a player who took no trick on the 1st, 2nd, 3rd … raspasy", low=0),
-    _p("raspasy_whists_per_trick", Kind.INT, "Raspasy whists per trick", "whists the fewest-tricks player writes per trick of each other player", low=1),
+    _p("raspasy_gora", Kind.INT_LIST, "Raspasy gora per trick", "gora per trick on the 1st, 2nd, 3rd … raspasy of a streak", low=1, high=1000, most=20),
+    _p("raspasy_zero_pulya", Kind.INT_LIST, "Raspasy with no trick", "pulya for a player who took no trick on the 1st, 2nd, 3rd … raspasy", low=0, high=1000, most=20),
+    _p("raspasy_whists_per_trick", Kind.INT, "Raspasy whists per trick", "whists the fewest-tricks player writes per trick of each other player", low=1, high=1000),
     _p("raspasy_tie", Kind.CHOICE, "Raspasy tie", "two players tie for fewest tricks: each writes half or all of the whists",
        choices=tuple(RaspasyTie)),
     _p("raspasy_exit", Kind.INT_LIST, "Way out of raspasy", "lowest contract level after 1, 2, 3 or more raspasy in a row",
@@ -285,8 +301,8 @@ PARAMETERS: tuple[Parameter, ...] = (
        choices=tuple(PulkaEnd)),
     _p("overflow", Kind.CHOICE, "Points beyond the pulya", "points beyond a closed pulya: help the others first, or write them off the gora",
        choices=tuple(Overflow)),
-    _p("help_whists_per_point", Kind.INT, "Help: whists per point", "whists the helper writes on the helped player per pulya point he gives", low=0),
-    _p("writeoff_gora_per_point", Kind.INT, "Write-off: gora per point", "gora written off per surplus pulya point nobody needs", low=1),
+    _p("help_whists_per_point", Kind.INT, "Help: whists per point", "whists the helper writes on the helped player per pulya point he gives", low=0, high=1000),
+    _p("writeoff_gora_per_point", Kind.INT, "Write-off: gora per point", "gora written off per surplus pulya point nobody needs", low=1, high=1000),
 )
 
 PARAMETER = {p.name: p for p in PARAMETERS}

@@ -13,9 +13,10 @@ from ..engine import PARAMETERS, PRESETS, Deal
 from ..render.svg import ORIENTATIONS
 from . import accounts, i18n, services
 from .access import actor, caller
-from .domain import Answer, Msg, Pulka, Refused, Share, literal, read_deal, read_pulka_file, read_settings
-from .forms import deal_from_fields, whole_number
+from .domain import Answer, Msg, Pulka, Refused, Share, literal, read_deal, read_number, read_pulka_file, read_settings
+from .forms import deal_from_fields
 from .idempotency import idempotent, json_answer, write
+from .inputs import FORM_TYPES, json_body
 from .openapi import document
 from .models import PULKA_NAME_MAX
 from .presenters import Presenter, download, entry_view, jsonable, presenter, share_url, summary, written
@@ -24,27 +25,14 @@ from .repository import current as repository
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
-def _body() -> dict[str, Any]:
-    if not request.is_json:
-        raise Refused(Msg("send the body as application/json"), code="unsupported_media_type")
-    data = request.get_json(silent=True)
-    if data is None:
-        raise Refused(Msg("the body is not JSON"), code="bad_json")
-    if not isinstance(data, dict):
-        raise Refused(Msg("the body must be a JSON object"))
-    return data
-
-
 def _expected(data: dict[str, Any]) -> int | None:
-    """The optional `version` a client last saw: a write on a pulka that changed since is refused (409)."""
-    version = data.get("version", request.args.get("version"))
-    if version is None:
-        return None
-    if isinstance(version, str):
-        version = whole_number(version)
-    if isinstance(version, int) and not isinstance(version, bool):
-        return version
-    raise Refused(Msg("version must be a whole number"), "version")
+    """The optional `version` a client last saw (in the body, else the query): a write on a pulka that changed
+    since is refused (409). Sent, it must be a version: null, true, 3.0 or "٣" is refused, not taken as none."""
+    if "version" in data:
+        return read_number(data["version"], "version")
+    if "version" in request.args:
+        return read_number(request.args["version"], "version")
+    return None
 
 
 def _deal(data: dict[str, Any], pulka: Pulka, number: int) -> Deal:
@@ -84,7 +72,7 @@ def _me() -> int:
 @bp.post("/accounts")
 def create_account():
     """A new account: while registration is open, or by the administrator's token."""
-    data = _body()
+    data = json_body()
     account = accounts.register(repository(), data.get("username"), data.get("password"),
                                 open_registration=current_app.config["REGISTRATION"] == "open", by=caller().account)
     return jsonify({"username": account.username, "admin": account.is_admin}), 201
@@ -93,7 +81,7 @@ def create_account():
 @bp.post("/tokens")
 def create_token():
     """A token for `Authorization: Bearer`, in exchange for the username and password."""
-    data = _body()
+    data = json_body()
     account = accounts.authenticate(repository(), data.get("username"), data.get("password"),
                                     request.remote_addr or "")
     return jsonify({"token": accounts.new_token(repository(), account), "username": account.username}), 201
@@ -144,7 +132,7 @@ def list_pulkas():
 @bp.post("/pulkas")
 @idempotent
 def create_pulka():
-    body = _body()
+    body = json_body()
     if "currency" not in body:
         body = {**body, "currency": i18n.DEFAULT_CURRENCY[i18n.language()]}  # a Russian table plays for roubles
     settings = read_settings(body, say=i18n.say)
@@ -158,7 +146,7 @@ def get_pulka(uid: str):
 
 @bp.patch("/pulkas/<uid>")
 def patch_pulka(uid: str):
-    data = _body()
+    data = json_body()
     expected = _expected(data)
     pulka = services.get_pulka(repository(), uid)
     settings = read_settings({k: v for k, v in data.items() if k != "version"}, pulka.settings)
@@ -183,7 +171,7 @@ def list_deals(uid: str):
 @bp.post("/pulkas/<uid>/deals")
 @idempotent
 def add_deal(uid: str):
-    data = _body()
+    data = json_body()
     expected = _expected(data)
     pulka = services.get_pulka(repository(), uid)
     deal = _deal(data, pulka, len(pulka.deals) + 1)
@@ -200,14 +188,14 @@ def preview_deal(uid: str):
     """What a deal would write, without storing it. Takes the API's JSON deal, or the deal form's own
     fields (form-encoded, seats as numbers) so the page's live preview shares the form's reading."""
     pulka = services.get_pulka(repository(), uid)
-    number = request.args.get("number", type=int)
+    number = read_number(request.args["number"], "number", low=1) if "number" in request.args else None
     if number is not None:
         pulka.result(number)
     at = len(pulka.deals) + 1 if number is None else number
-    if request.is_json:
-        deal = _deal(_body(), pulka, at)
-    else:
+    if request.mimetype in FORM_TYPES:
         deal = deal_from_fields(request.form, pulka.replay.sheet_before(at), pulka.rules)
+    else:
+        deal = _deal(json_body(), pulka, at)
     result = services.preview(pulka, deal, number)
     return jsonify({"n": at, "deal": pulyafile.deal_to_json(deal, pulka.players),
                     "entries": jsonable([entry_view(e, pulka.players) for e in result.entries]),
@@ -223,7 +211,7 @@ def get_deal(uid: str, number: int):
 @bp.put("/pulkas/<uid>/deals/<int:number>")
 @idempotent
 def edit_deal(uid: str, number: int):
-    data = _body()
+    data = json_body()
     expected = _expected(data)
     pulka = services.get_pulka(repository(), uid)
     pulka.result(number)
@@ -242,8 +230,7 @@ def delete_deal(uid: str, number: int):
 @bp.post("/pulkas/<uid>/undo")
 @idempotent
 def undo(uid: str):
-    data = request.get_json(silent=True) if request.is_json else None
-    expected = _expected(data if isinstance(data, dict) else {})
+    expected = _expected(json_body(optional=True))
     return write(lambda once: services.undo(repository(), uid, expected, actor(), once), _counts)
 
 
@@ -274,7 +261,7 @@ def list_shares(uid: str):
 
 @bp.post("/pulkas/<uid>/shares")
 def create_share(uid: str):
-    data = _body()
+    data = json_body()
     share = services.create_share(repository(), uid, data.get("role"), data.get("label", ""))
     return jsonify(share_json(share)), 201
 

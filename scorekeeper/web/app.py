@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..resources import STATIC_DIR, TEMPLATES_DIR
-from . import access, api, auth, errors, i18n, pages, shell
+from . import access, api, auth, errors, i18n, inputs, pages, shell
 from .cache import Busy, Gate, VersionCache
 from .db import Database, Unavailable, cannot_save, private_file, reason
 from .domain import CannotSave
@@ -126,6 +126,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     # are answered 503 with Retry-After: so PDFs hold at most four of waitress's eight threads, never all.
     app.extensions["scorekeeper.pdf"] = Gate(app.config["PDF_RENDERERS"])
 
+    inputs.init(app)  # first: its check runs before the access check looks anything up
     access.init(app)
     i18n.init(app)
     app.register_blueprint(auth.bp)

@@ -13,6 +13,7 @@ and the request's catalog. `message` is the English, for logs and scripts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -202,6 +203,8 @@ def read_settings(data: Mapping[str, object], base: Settings | None = None,
 
 def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:
     why = pulyafile.check_players(value)
+    if not why and not all(map(one_line, value)):
+        why = "a player's name is one line of text, without control characters"
     if why:
         faults.append(Fault.of("bad_players", "players", why))
         return ()
@@ -223,17 +226,72 @@ def _text(data: Mapping[str, object], key: str, most: int, faults: list[Fault], 
     if key not in data:
         return default
     value = data[key]
-    if not isinstance(value, str) or len(value.strip()) > most:
-        faults.append(Fault.of("bad_format", key, Msg("{key} must be text of at most {most} characters")(
+    if not isinstance(value, str) or len(value.strip()) > most or not one_line(value.strip()):
+        faults.append(Fault.of("bad_format", key, Msg("{key} must be one line of text of at most {most} characters")(
             key=key, most=most)))
         return default
     return value.strip()
 
 
+# -- text and numbers as requests send them ------------------------------------------------------
+
+# NUL, which PostgreSQL cannot store and SQLite can (a pulka holding one could not move from one to the
+# other), and lone surrogates, which no UTF-8 encodes: no text the app keeps or looks up may hold them.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+# A name, a currency or a link's label is one line: no control character (C0, DEL, C1) either.
+_NOT_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def unstorable(text: str) -> bool:
+    return _UNSTORABLE.search(text) is not None
+
+
+def one_line(text: str) -> bool:
+    return _NOT_ONE_LINE.search(text) is None
+
+
+def first_unstorable(data: object) -> str | None:
+    """The field ("players[1]", "deal.whist") of the first string of JSON data, key or value, that
+    `unstorable` refuses; None when there is none. A loop, not recursion: JSON may nest a thousand deep."""
+    pending: list[tuple[str, object]] = [("", data)]
+    while pending:
+        path, value = pending.pop()
+        if isinstance(value, str):
+            if unstorable(value):
+                return path
+        elif isinstance(value, dict):
+            if any(unstorable(key) for key in value):
+                return path  # the key itself cannot be named in the answer
+            pending += [(f"{path}.{key}" if path else key, item) for key, item in value.items()]
+        elif isinstance(value, list):
+            pending += [(f"{path}[{i}]", item) for i, item in enumerate(value)]
+    return None
+
+
+def digits(text: str) -> int | None:
+    """'42' → 42; None for anything but ASCII digits (int() also takes '٣', '３', '1_0' and ' 7 ') or more
+    of them than any count or id here has (int() of thousands of digits is slow)."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else None
+
+
+def read_number(value: object, field: str, low: int = 0, high: int = models.INT_MAX) -> int:
+    """A whole number from JSON (an int: not a bool, a float or null) or from text (ASCII digits), from `low`
+    to `high`; Refused, naming `field`, for anything else."""
+    number = digits(value) if isinstance(value, str) else value
+    if isinstance(number, int) and not isinstance(number, bool) and low <= number <= high:
+        return number
+    raise Refused(Msg("{field} must be a whole number from {low} to {high}")(field=field, low=low, high=high), field)
+
+
 def read_pulka_file(text: bytes | str) -> pulyafile.Pulka:
-    """A pulya/1 file, refused with the file's own problem code."""
+    """A pulya/1 file, refused with the file's own problem code; text that no database here stores (a key
+    too, which a refusal would name) is refused first."""
     try:
-        return pulyafile.loads(text)
+        data = pulyafile.decode(text)
+        field = first_unstorable(data)
+        if field is not None:
+            raise Unstorable(field)
+        return pulyafile.parse(data)
     except pulyafile.FileError as error:
         p = error.problem
         raise Refused(p.full, p.field, p.deal, code=p.code.value, names=error.players) from None
@@ -293,6 +351,15 @@ class Refused(Exception):
     def say(self, gettext: Gettext, ngettext: Ngettext) -> str:
         """The message in the language of `gettext` and `ngettext`."""
         return self.text.render(self.names, gettext, ngettext)
+
+
+class Unstorable(Refused):
+    """Text holding a character that no database here may keep (see `unstorable`)."""
+
+    def __init__(self, field: str):
+        message = (Msg("{field} holds a character that cannot be stored (NUL or a lone surrogate)")(field=field)
+                   if field else Msg("the request holds a character that cannot be stored (NUL or a lone surrogate)"))
+        super().__init__(message, field)
 
 
 class NotFound(Refused):

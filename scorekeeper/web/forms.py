@@ -7,8 +7,9 @@ the pulka file get. Only the page's version is checked here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -17,9 +18,9 @@ from flask_wtf.file import FileField
 from wtforms import BooleanField, Field, HiddenField, PasswordField, SelectMultipleField, StringField, TextAreaField
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
-from ..engine import (PARAMETERS, PRESETS, Contract, Deal, DealType, Kind, Parameter, Preset, Rules, Sheet,
+from ..engine import (PARAMETER, PARAMETERS, PRESETS, Contract, Deal, DealType, Kind, Parameter, Preset, Rules, Sheet,
                       SingleWhistMade, defenders, json_value)
-from .domain import Msg, Refused
+from .domain import Msg, Refused, digits, read_number
 
 MAIN_PARAMETERS = ("pulya_size", "whist_price")
 ADVANCED = tuple(p for p in PARAMETERS if p.name not in MAIN_PARAMETERS)
@@ -31,8 +32,8 @@ def whole_number(text: object) -> int | str | None:
     text = str(text or "").strip()
     if not text:
         return None
-    # At most 18 digits: a longer number is no count or version, and int() of thousands of digits is slow.
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else text
+    number = digits(text)
+    return text if number is None else number
 
 
 NOT_A_VERSION = Msg("version must be a whole number")
@@ -44,10 +45,11 @@ class VersionField(Field):
     widget = HiddenInput()
 
     def process_formdata(self, valuelist: list[str]) -> None:
-        value = whole_number(valuelist[0] if valuelist else "")
-        if isinstance(value, str):
-            raise ValueError("version must be a whole number")
-        self.data = value
+        text = valuelist[0].strip() if valuelist else ""
+        try:
+            self.data = read_number(text, "version") if text else None  # as the API reads it
+        except Refused as error:
+            raise ValueError(error.message) from None
 
     def _value(self) -> str:
         return "" if self.data is None else str(self.data)
@@ -292,6 +294,12 @@ def text_of(value: Any) -> str:
     return str(value)
 
 
+def bounds(name: str) -> str:
+    """The HTML min and max of a number parameter's field: the engine's bounds, shown to the browser."""
+    p = PARAMETER[name]
+    return f'min="{p.low}" max="{p.high}"'
+
+
 def field_value(p: Parameter, value: Any) -> Any:
     if p.kind is Kind.BOOL:
         return bool(value)
@@ -300,14 +308,15 @@ def field_value(p: Parameter, value: Any) -> Any:
     return text_of(value)
 
 
+# A number as people type a price: digits with a point or a comma. Not Decimal()'s whole syntax: '1e999999999'
+# or 'NaN' is no price, and Fraction() of the first would build a billion digits.
+_DECIMAL = re.compile(r"-?(?=\.?[0-9])[0-9]{0,12}(\.[0-9]{0,12})?")
+
+
 def _decimal(text: object) -> object:
     """'0,5' and '0.5' as Decimal('0.5'), as people type prices; other text stays text."""
     text = str(text or "").strip().replace(",", ".")
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
-        return text
-    return number if number.is_finite() else text
+    return Decimal(text) if _DECIMAL.fullmatch(text) else text
 
 
 def parse_field(p: Parameter, data: Any) -> Any:

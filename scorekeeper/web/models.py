@@ -27,6 +27,9 @@ CURRENCY_MAX = pulyafile.MAX_CURRENCY
 USERNAME_MAX = 40
 SHARE_LABEL_MAX = 40
 IDEMPOTENCY_KEY_MAX = 100
+# The largest INTEGER column value (PostgreSQL's 32 bits; SQLite's are wider): a number beyond it, in a path,
+# a query or a body, is refused where it is read, never sent in a query that PostgreSQL refuses.
+INT_MAX = 2**31 - 1
 
 
 def now() -> datetime:

@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from .. import __version__
+from ..engine import PARAMETERS, Kind, Parameter, Preset, json_value
 from .errors import STATUS
-from .models import CURRENCY_MAX, IDEMPOTENCY_KEY_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX, SHARE_LABEL_MAX, USERNAME_MAX
+from .inputs import FORM_TYPES
+from .models import (CURRENCY_MAX, IDEMPOTENCY_KEY_MAX, INT_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX, SHARE_LABEL_MAX,
+                     USERNAME_MAX)
 
 NAME = {"type": "string", "minLength": 1, "maxLength": PLAYER_NAME_MAX}
 
@@ -30,9 +33,29 @@ def _errors(*statuses: int) -> dict[str, Any]:
             for s in statuses}
 
 
+def parameter_schema(p: Parameter) -> dict[str, Any]:
+    """A rules.md §14 parameter's domain as JSON Schema, from the engine's own table (bounds, choices)."""
+    number = {"minimum": p.low, "maximum": p.high}
+    schema: dict[str, Any] = {
+        Kind.INT: lambda: {"type": "integer"} | number,
+        Kind.MONEY: lambda: {"type": "number"} | number,
+        Kind.BOOL: lambda: {"type": "boolean"},
+        Kind.CHOICE: lambda: {"enum": [json_value(c) for c in p.choices]},
+        Kind.FACTOR: lambda: {"enum": [json_value(c) for c in p.choices]},
+        Kind.LEVELS: lambda: {"type": "array", "uniqueItems": True, "items": {"enum": list(p.choices)}},
+        Kind.INT_LIST: lambda: {"type": "array", "items": {"type": "integer"} | number,
+                                "minItems": p.length or 1, "maxItems": p.length or p.most},
+    }[p.kind]()
+    return schema | {"description": f"{p.meaning.text(())} ({p.domain.text(())})"}
+
+
 PULKA_ID = {"name": "uid", "in": "path", "required": True, "schema": {"type": "string"},
             "description": "the pulka's id: random, URL-safe"}
-NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1},
+# A version or a deal number as the app reads them (domain.read_number, inputs.PathNumber): whole numbers
+# that the database's integers hold.
+VERSION = {"type": "integer", "minimum": 0, "maximum": INT_MAX}
+DEAL_NUMBER = {"type": "integer", "minimum": 1, "maximum": INT_MAX}
+NUMBER = {"name": "number", "in": "path", "required": True, "schema": DEAL_NUMBER,
           "description": "the deal number, 1-based"}
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key", "in": "header", "required": False,
@@ -43,7 +66,7 @@ IDEMPOTENCY_KEY = {
                    "with another request it is refused (422 idempotency_key_reused). Kept at least 24 hours, per "
                    "caller (account or share link) and route. A refused write keeps no key: sent again, it is "
                    "tried again"}
-VERSION_QUERY = {"name": "version", "in": "query", "required": False, "schema": {"type": "integer"},
+VERSION_QUERY = {"name": "version", "in": "query", "required": False, "schema": VERSION,
                  "description": "the pulka version the client last saw; refused with 409 if it changed since"}
 
 
@@ -52,6 +75,11 @@ ANONYMOUS = {("/api/v1/openapi.json", "get"), ("/api/v1/accounts", "post"), ("/a
 
 
 def document() -> dict[str, Any]:
+    pulka = {  # what a new pulka is made of, and a change of one changes
+        "name": {"type": "string", "maxLength": PULKA_NAME_MAX},
+        "players": {"type": "array", "items": NAME, "minItems": 3, "maxItems": 4,
+                    "description": "in clockwise seating order"},
+        "first_dealer": NAME, "rules": _ref("Rules"), "currency": {"type": "string", "maxLength": CURRENCY_MAX}}
     schemas = {
         "Error": {
             "type": "object", "required": ["error"],
@@ -67,7 +95,7 @@ def document() -> dict[str, Any]:
         },
         "Deal": {
             "type": "object", "description": "a deal exactly as in the pulya/1 file (players by name)",
-            "required": ["type"],
+            "required": ["type"], "additionalProperties": False,
             "properties": {
                 "type": {"enum": ["game", "misere", "raspasy"]},
                 "declarer": NAME,
@@ -80,7 +108,7 @@ def document() -> dict[str, Any]:
         "DealWrite": {
             "description": "the deal object itself, or {deal, version}",
             "oneOf": [_ref("Deal"), {"type": "object", "required": ["deal"], "properties": {
-                "deal": _ref("Deal"), "version": {"type": "integer"}}}],
+                "deal": _ref("Deal"), "version": VERSION}, "additionalProperties": False}],
         },
         "Entry": {"type": "object", "required": ["player", "column", "points", "reason"], "properties": {
             "player": NAME, "column": {"enum": ["pulya", "gora", "whists"]}, "on": NAME,
@@ -97,14 +125,11 @@ def document() -> dict[str, Any]:
             "pulya_closed": {"type": "array", "items": NAME}, "finished": {"type": "boolean"},
             "version": {"type": "integer"}}},
         "Rules": {"type": "object", "required": ["preset"], "description": "a preset and any rules.md §14 parameter",
-                  "properties": {"preset": {"enum": ["sochi", "leningrad", "rostov"]}},
-                  "additionalProperties": True},
-        "PulkaWrite": {"type": "object", "properties": {
-            "name": {"type": "string", "maxLength": PULKA_NAME_MAX},
-            "players": {"type": "array", "items": NAME, "minItems": 3, "maxItems": 4,
-                        "description": "in clockwise seating order"},
-            "first_dealer": NAME, "rules": _ref("Rules"), "currency": {"type": "string", "maxLength": CURRENCY_MAX},
-            "version": {"type": "integer"}}},
+                  "properties": {"preset": {"enum": [preset.value for preset in Preset]}}
+                  | {p.name: parameter_schema(p) for p in PARAMETERS},
+                  "additionalProperties": False},
+        "PulkaWrite": {"type": "object", "additionalProperties": False, "properties": pulka},
+        "PulkaPatch": {"type": "object", "additionalProperties": False, "properties": pulka | {"version": VERSION}},
         "Pulka": {"type": "object", "properties": {
             "id": {"type": "string"}, "name": {"type": "string"}, "version": {"type": "integer"},
             "players": {"type": "array", "items": NAME}, "first_dealer": NAME, "currency": {"type": "string"},
@@ -179,7 +204,7 @@ def document() -> dict[str, Any]:
             "parameters": p,
             "get": {"summary": "A pulka", "responses": {"200": _json(_ref("Pulka"), "the pulka")} | _errors(404)},
             "patch": {"summary": "Rename, change currency; rules and players only before the first deal",
-                      "requestBody": {"content": {"application/json": {"schema": _ref("PulkaWrite")}}},
+                      "requestBody": {"content": {"application/json": {"schema": _ref("PulkaPatch")}}},
                       "responses": {"200": _json(_ref("Pulka"), "updated")} | _errors(400, 404, 409, 415, 422)},
             "delete": {"summary": "Delete a pulka and its deals",
                        "responses": {"204": {"description": "deleted"}} | _errors(404)}},
@@ -192,15 +217,17 @@ def document() -> dict[str, Any]:
                 "application/json": {"schema": _ref("DealWrite")}}},
                 "responses": {"201": _json(_ref("DealResult"), "stored")} | _errors(400, 404, 409, 415, 422)}},
         "/api/v1/pulkas/{uid}/deals/preview": {
-            "parameters": p + [{"name": "number", "in": "query", "schema": {"type": "integer"},
+            "parameters": p + [{"name": "number", "in": "query", "schema": DEAL_NUMBER,
                                 "description": "preview an edit of this deal instead of the next deal"}],
             "post": {"summary": "What a deal would write; nothing is stored",
                      "requestBody": {"required": True, "content": {
                          "application/json": {"schema": _ref("Deal")},
-                         "application/x-www-form-urlencoded": {"schema": {
+                         **{media_type: {"schema": {
                              "type": "object", "description": "the deal page's form: type, declarer (seat), "
-                             "level, strain, w<seat>, open, t<seat>; a single blank trick count is 10 − the rest"}}}},
-                     "responses": {"200": _json(_ref("DealResult"), "what it writes")} | _errors(400, 404, 422)}},
+                             "level, strain, w<seat>, open, t<seat>; a single blank trick count is 10 − the rest"}}
+                            for media_type in FORM_TYPES}}},
+                     "responses": {"200": _json(_ref("DealResult"), "what it writes")}
+                                  | _errors(400, 404, 415, 422)}},
         "/api/v1/pulkas/{uid}/deals/{number}": {
             "parameters": n,
             "get": {"summary": "One deal", "responses": {"200": _json(_ref("DealResult"), "the deal")} | _errors(404)},
@@ -215,7 +242,9 @@ def document() -> dict[str, Any]:
         "/api/v1/pulkas/{uid}/undo": {
             "parameters": p,
             "post": {"summary": "Delete the last deal", "parameters": [VERSION_QUERY, IDEMPOTENCY_KEY],
-                     "responses": {"200": {"description": "undone"}} | _errors(400, 404, 409, 422)}},
+                     "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                         "type": "object", "properties": {"version": VERSION}}}}},
+                     "responses": {"200": {"description": "undone"}} | _errors(400, 404, 409, 415, 422)}},
         "/api/v1/pulkas/{uid}/sheet": {
             "parameters": p,
             "get": {"summary": "The sheet now", "responses": {"200": _json(_ref("Sheet"), "the sheet")} | _errors(404)}},
@@ -274,8 +303,9 @@ def document() -> dict[str, Any]:
                 operation["security"] = []
             else:
                 operation["responses"] |= _errors(401, 403)
-            # Any request may meet a database that cannot save (or be reached) for a while.
-            operation["responses"] |= _errors(503)
+            # Any request may be malformed (inputs.check_text: a NUL in its path, query or token), and may meet
+            # a database that cannot save (or be reached) for a while.
+            operation["responses"] |= _errors(400, 503)
     return {
         "openapi": "3.1.0",
         "info": {"title": "scorekeeper", "version": __version__,

@@ -18,8 +18,8 @@ from . import i18n, services
 from .access import actor, caller, remember_share, role
 from .domain import Answer, Msg, Pulka, Refused, VersionConflict, read_deal, read_pulka_file, read_settings
 from .errors import STATUS, field_errors
-from .forms import (ADVANCED, ConfirmForm, DealForm, ImportForm, PulkaForm, ShareForm, deal_from_fields, fields_of,
-                    form_field, text_of)
+from .forms import (ADVANCED, ConfirmForm, DealForm, ImportForm, PulkaForm, ShareForm, bounds, deal_from_fields,
+                    fields_of, form_field, text_of)
 from .idempotency import idempotent, new_key, write
 from .models import PULKA_NAME_MAX
 from .presenters import Presenter, card, download, orientation_of, presenter, qr_svg, share_url, written
@@ -65,7 +65,7 @@ def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka |
     return render_template("pulka_form.html", form=form, errors=errors, pulka=pulka, advanced=ADVANCED, Kind=Kind,
                            say=i18n.say,  # a parameter's title, meaning and domain in the page's language
                            advanced_open=any(field.startswith("p_") for field in errors),
-                           choice_texts=lambda p: [text_of(c) for c in p.choices],
+                           choice_texts=lambda p: [text_of(c) for c in p.choices], bounds=bounds,
                            presets=PRESETS, presets_json=_presets_json(),
                            known=services.player_names(repository(), _me()), frozen=bool(pulka and pulka.deals)), status
 
@@ -196,13 +196,14 @@ def restore(uid: str):
     pulka = services.get_pulka(repository(), uid)
     number = len(pulka.deals) + 1
     try:
-        deal = read_deal(json.loads(request.form.get("deal") or "null"), pulka.players, number)
+        # The app's parser (inputs.JSONProvider): too deep a nesting is malformed JSON too.
+        deal = read_deal(current_app.json.loads(request.form.get("deal") or "null"), pulka.players, number)
         expected = ConfirmForm().expected()
         return write(lambda once: services.add_deal(repository(), uid, deal, expected, actor(), once),
                      lambda saved: _went(url_for(".sheet", uid=uid), ("message", gettext(
                          "Deal %(number)d restored: %(lines)s.", number=number,
                          lines="; ".join(Presenter(saved).deal(number)["summary"])))))
-    except json.JSONDecodeError:
+    except ValueError:
         raise Refused(Msg("the deal to restore is not a pulya/1 deal")) from None
     except VersionConflict as error:
         flash(gettext("Not restored: %(why)s.", why=i18n.say(error)), "error")

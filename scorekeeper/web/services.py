@@ -17,7 +17,7 @@ from datetime import datetime
 from .. import pulyafile
 from ..engine import Deal, DealResult, PulkaError, Replay, Text, replay
 from .domain import (DealRefused, Msg, NotFound, NothingToUndo, Once, Pulka, Refused, Role, RulesFrozen, Settings,
-                     Share, TooManyDeals, VersionConflict, default_name, english, read_settings)
+                     Share, TooManyDeals, VersionConflict, default_name, english, one_line, read_settings)
 from .models import SHARE_LABEL_MAX
 from .repository import Repository, Summary
 
@@ -163,8 +163,8 @@ def create_share(repo: Repository, uid: str, role: object, label: object = "") -
     """A new link to the pulka for a viewer or a scorer."""
     if role not in (Role.VIEWER, Role.SCORER):
         raise Refused(Msg("a share link's role is viewer or scorer"), "role")
-    if not isinstance(label, str) or len(label.strip()) > SHARE_LABEL_MAX:
-        raise Refused(Msg("a link's name has at most {most} characters")(most=SHARE_LABEL_MAX), "label")
+    if not isinstance(label, str) or len(label.strip()) > SHARE_LABEL_MAX or not one_line(label):
+        raise Refused(Msg("a link's name is one line of at most {most} characters")(most=SHARE_LABEL_MAX), "label")
     return repo.add_share(uid, Role(role), label.strip())
 
 

@@ -137,3 +137,31 @@ def test_checked_ten_is_a_ten_under_ten_checked(ten_checked):
         [False, False, False, False, ten_checked]
     assert rules.checked_ten(Contract(10, Strain.NO_TRUMP)) is ten_checked
     assert rules.checked_ten(None) is False
+
+
+# ---- every value is bounded
+
+
+def test_every_number_and_list_parameter_is_bounded():
+    # An unbounded parameter lets a file or a form make the engine compute with numbers of any size
+    # (whist_price 1e40, pulya_size 10**9) or lists of any length.
+    for p in PARAMETERS:
+        if p.kind in (Kind.INT, Kind.INT_LIST, Kind.MONEY):
+            assert p.high is not None and p.low <= p.high, p.name
+        if p.kind is Kind.INT_LIST:
+            assert p.length or p.most, p.name
+
+
+@pytest.mark.parametrize("name, value", [
+    ("whist_price", 1e40), ("whist_price", 10_001), ("pulya_size", 10**9), ("pulya_point_whists", 10**30),
+    ("raspasy_gora", [1] * 100_000), ("raspasy_zero_pulya", [0] * 21), ("help_whists_per_point", 1001),
+])
+def test_values_beyond_the_bounds_are_refused(name, value):
+    with pytest.raises(RulesError) as caught:
+        Rules.of("sochi", **{name: value})
+    assert [(p.code, p.field) for p in caught.value.problems] == [(Code.BAD_PARAMETER, name)]
+
+
+def test_the_bounds_admit_every_preset():
+    for rules in PRESETS.values():
+        assert Rules.from_dict(rules.to_dict()) == rules

@@ -106,7 +106,7 @@ def test_choosing_another_preset_without_javascript_takes_that_preset(client):
     ({"first_dealer": "3"}, "the first dealer must be one of the players"),
     ({"preset": "moscow"}, "unknown preset"),
     ({"pulya_size": "zero"}, "pulya_size must be an integer from 1 to 1000, not &#39;zero&#39;"),
-    ({"whist_price": "-1"}, "whist_price must be a number &gt;= 0 with at most 4 decimals"),
+    ({"whist_price": "-1"}, "whist_price must be a number from 0 to 10000 with at most 4 decimals"),
     ({"p_raspasy_exit": "6, 9, 7"}, "raspasy_exit must be a list of 3 integers from 6 to 8"),
     ({"p_single_whist_remiz": "rude"}, "single_whist_remiz must be one of greedy, gentleman"),
 ])
