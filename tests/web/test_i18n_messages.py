@@ -142,7 +142,7 @@ def test_the_csv_and_the_drawing_speak_russian(client):
     client.post(f"/api/v1/pulkas/{uid}/deals", json={"type": "raspasy", "tricks": {"Анна": 2, "Борис": 3,
                                                                                     "Вера": 5}})
     rows = list(csv.reader(io.StringIO(text(client.get(f"/p/{uid}/protocol.csv", headers=RU)))))
-    assert rows[0] == ["сдача", "сдающий", "тип", "разыгрывающий", "игра", "вист", "в открытую", "взятки", "игрок",
+    assert rows[0] == ["сдача", "сдающий", "тип", "разыгрывающий", "игра", "вист", "в светлую", "взятки", "игрок",
                        "графа", "на кого", "очки", "причина"]
     assert rows[1][2] == "распасы" and rows[1][9] == "гора"
     english = list(csv.reader(io.StringIO(text(client.get(f"/p/{uid}/protocol.csv")))))
