@@ -15,6 +15,7 @@ the words ("1 trick", "2 tricks"; Russian has three forms), the text has a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -40,6 +41,8 @@ class Text:
     values: tuple[tuple[str, Value], ...] = ()
 
     def __post_init__(self) -> None:
+        if self.values:
+            return  # filled in by __call__, from a template checked when it was declared
         if (self.plural is None) != (self.count is None):
             raise ValueError(f"{self.msgid!r}: a plural template and its count go together")
         if self.plural is not None and (_fields(self.plural) != _fields(self.msgid) or
@@ -50,7 +53,7 @@ class Text:
         """This text with its values: one for each placeholder, a whole number for the count."""
         if self.values:
             raise ValueError(f"{self.msgid!r} has its values already")
-        if set(values) != _fields(self.msgid):
+        if values.keys() != _fields(self.msgid):
             raise ValueError(f"{self.msgid!r} takes {sorted(_fields(self.msgid))}, not {sorted(values)}")
         if self.count is not None and not _is_whole(values[self.count]):
             raise ValueError(f"{self.msgid!r}: the count {self.count} must be a whole number")
@@ -85,6 +88,7 @@ def _english_plural(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
 
 
+@functools.cache  # a replay fills in thousands of texts from a few dozen templates
 def _fields(template: str) -> frozenset[str]:
     """The placeholders of a template, `{name}` each."""
     return frozenset(part.partition("}")[0] for part in template.split("{")[1:])
