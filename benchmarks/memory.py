@@ -42,8 +42,11 @@ def main() -> None:
 
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-memory-"))
     app = create_app({"SECRET_KEY": "benchmark", "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite'}",
-                      "CACHE_MB": args.cache_mb}, instance_path=str(folder))
+                      "CACHE_MB": args.cache_mb, "MAX_DEALS": max(args.deals, 1000)}, instance_path=str(folder))
     client = app.test_client()
+    account = {"username": "bench", "password": "a benchmark password"}
+    assert client.post("/api/v1/accounts", json=account).status_code == 201
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {client.post('/api/v1/tokens', json=account).json['token']}"
     pulka = long_pulka(deals=args.deals)
     response = client.post("/api/v1/import", data=dumps(pulka), content_type="application/json")
     assert response.status_code == 201, response.json

@@ -102,7 +102,7 @@ def fetch_pdf(port: int, uid: str, record: list) -> None:
     client, start, refused = web.Client(port), time.perf_counter(), 0
     client.connection.timeout = 600
     while True:
-        client.connection.request("GET", f"/p/{uid}/pulka.pdf")
+        client.connection.request("GET", f"/p/{uid}/pulka.pdf", headers={"Authorization": f"Bearer {client.bearer}"})
         response = client.connection.getresponse()
         data = response.read()
         if response.status != 503:
@@ -120,6 +120,7 @@ def under_load(pdfs: int, deals: int) -> None:
     server = subprocess.Popen([sys.executable, web.__file__, "--serve", str(port)], env=env)
     try:
         client = web.wait_for(port)
+        web.sign_in(client)
         uids = [imported(client, dumps(long_pulka(deals=deals, seed=seed))) for seed in range(1, pdfs + 1)]
         sheet = f"/p/{imported(client, web.pulka_file(100))}"
         idle = [client.timed("GET", sheet) for _ in range(200)]

@@ -73,9 +73,11 @@ def serve(port: int) -> None:
     import logging
 
     from scorekeeper.web import create_app, serve as waitress_serve
+    from scorekeeper.web.access import NEEDS, Need
 
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # 16 clients queue up by design
     app = create_app()
+    NEEDS["minimal"] = Need.ANYONE  # every route passes the access check: this one is open to all
     app.add_url_rule("/_minimal", "minimal", lambda: "ok")
     waitress_serve(app, "127.0.0.1", port)
 
@@ -87,7 +89,9 @@ def free_port() -> int:
 
 
 class Client:
-    """One keep-alive connection with a cookie, like one phone."""
+    """One keep-alive connection with a cookie, like one phone, signed in by the benchmark's API token."""
+
+    bearer = ""  # set once the benchmark's account has its token
 
     def __init__(self, port: int):
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -95,6 +99,8 @@ class Client:
 
     def request(self, method: str, path: str, body: bytes | None = None, content_type: str = "") -> tuple[int, bytes]:
         headers = {"Cookie": self.cookie} if self.cookie else {}
+        if self.bearer:
+            headers["Authorization"] = f"Bearer {self.bearer}"
         if content_type:
             headers["Content-Type"] = content_type
         self.connection.request(method, path, body=body, headers=headers)
@@ -161,6 +167,13 @@ def uncached_sheet(env: dict[str, str], pid: str, requests: int) -> list[float]:
         server.wait(10)
 
 
+def sign_in(client: Client) -> None:
+    """The server's first account, and its API token for every client of the benchmark."""
+    account = json.dumps({"username": "bench", "password": "a benchmark password"}).encode()
+    assert client.request("POST", "/api/v1/accounts", account, "application/json")[0] == 201
+    Client.bearer = json.loads(client.request("POST", "/api/v1/tokens", account, "application/json")[1])["token"]
+
+
 def wait_for(port: int) -> Client:
     for _ in range(100):
         client = Client(port)
@@ -194,10 +207,12 @@ def main() -> int:
 
     instance = tempfile.mkdtemp(prefix="scorekeeper-bench-")
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL",)} | {"SCOREKEEPER_INSTANCE": instance}
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL",)} | {"SCOREKEEPER_INSTANCE": instance,
+                                                                                    "SCOREKEEPER_MAX_DEALS": "5000"}
     server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)], env=env)
     try:
         client = wait_for(port)
+        sign_in(client)
         status, data = client.request("POST", "/api/v1/import", pulka_file(100).encode(), "application/json")
         assert status == 201, data
         pulka = json.loads(data)
