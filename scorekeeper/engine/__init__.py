@@ -20,10 +20,10 @@ from .deals import Deal, DealType, Word, defenders, seats_in_play
 from .problems import Code, Problem, PulkaError, literal
 from .pulka import DealResult, Replay, replay
 from .rules import (
-    PARAMETER, PARAMETERS, PRESETS, Kind, Overflow, Parameter, ParameterError, Preset, PulkaEnd, Q1Responsible,
+    CHOICE_TITLES, PARAMETER, PARAMETERS, PRESETS, Kind, Overflow, Parameter, ParameterError, Preset, PulkaEnd, Q1Responsible,
     RaspasyDealer,
     RaspasyExitOn, RaspasyScoring, RaspasyTie, Rules, RulesError, ShortfallSplit, SingleWhistMade, SingleWhistRemiz,
-    json_value,
+    choice_title, json_value,
 )
 from .scoring import Column, Entry
 from .settlement import Settlement, Transfer, settle
@@ -32,10 +32,10 @@ from .texts import Gettext, Ngettext, Seat, Text, quoted
 
 __all__ = [
     "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Gettext", "Kind", "Ngettext",
-    "Overflow", "PARAMETER", "PARAMETERS", "PRESETS", "Parameter", "ParameterError", "Points", "Preset", "Problem",
+    "CHOICE_TITLES", "Overflow", "PARAMETER", "PARAMETERS", "PRESETS", "Parameter", "ParameterError", "Points", "Preset", "Problem",
     "PulkaEnd", "PulkaError", "Q1Responsible", "RaspasyDealer", "RaspasyExitOn", "RaspasyScoring", "RaspasyTie",
     "Replay", "Rules", "RulesError", "Seat", "Settlement", "Sheet", "ShortfallSplit", "SingleWhistMade",
-    "SingleWhistRemiz", "Strain", "Text", "Transfer", "Word", "all_texts", "defenders", "json_value", "literal",
+    "SingleWhistRemiz", "Strain", "Text", "Transfer", "Word", "all_texts", "choice_title", "defenders", "json_value", "literal",
     "quoted", "replay", "seats_in_play", "settle",
 ]
 
@@ -50,7 +50,8 @@ def all_texts() -> tuple[Text, ...]:
     found: dict[str, Text] = {}
     declared = [value for module in (problems, contracts, rules, validation, scoring, pulka)
                 for name, value in vars(module).items() if isinstance(value, Text) and name.isupper()]
-    for text in [*declared, *(p.meaning for p in PARAMETERS), *(p.title for p in PARAMETERS if p.title)]:
+    titles = [text for choices in CHOICE_TITLES.values() for text in choices.values()]
+    for text in [*declared, *(p.meaning for p in PARAMETERS), *(p.title for p in PARAMETERS if p.title), *titles]:
         if found.setdefault(text.msgid, text) is not text:
             raise ValueError(f"{text.msgid!r} is declared twice")
     return tuple(found.values())

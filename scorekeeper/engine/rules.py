@@ -258,6 +258,32 @@ def _p(name: str, kind: Kind, title: str, meaning: str, **domain: Any) -> Parame
     return Parameter(name, kind, Text(meaning), title=Text(title), **domain)
 
 
+# Each choice as players say it (the form lists these, not the codes); by enum, as two enums share a code.
+CHOICE_TITLES: dict[type[StrEnum], dict[StrEnum, Text]] = {
+    SingleWhistMade: {SingleWhistMade.WHISTER_ALL: Text("the whister writes for both"),
+                      SingleWhistMade.EACH_OWN: Text("each for his own tricks")},
+    SingleWhistRemiz: {SingleWhistRemiz.GREEDY: Text("greedy: all to the whister"),
+                       SingleWhistRemiz.GENTLEMAN: Text("gentleman's: split in half")},
+    ShortfallSplit: {ShortfallSplit.PERSONAL: Text("each for his own deficit"),
+                     ShortfallSplit.CAPPED: Text("capped at the pair's shortfall")},
+    Q1Responsible: {Q1Responsible.SECOND_WHISTER: Text("the second whister answers"),
+                    Q1Responsible.SPLIT: Text("split between the two"),
+                    Q1Responsible.BOTH: Text("both answer in full")},
+    RaspasyScoring: {RaspasyScoring.GORA: Text("in gora"), RaspasyScoring.WHISTS: Text("in whists")},
+    RaspasyTie: {RaspasyTie.SPLIT: Text("each writes half"), RaspasyTie.FULL: Text("each writes all")},
+    RaspasyExitOn: {RaspasyExitOn.MADE: Text("a game made"), RaspasyExitOn.ANY: Text("any game or misère")},
+    RaspasyDealer: {RaspasyDealer.TALON: Text("the talon's tricks are the dealer's"),
+                    RaspasyDealer.PULYA_ONE: Text("the dealer writes 1 into his pulya")},
+    PulkaEnd: {PulkaEnd.ALL_CLOSED: Text("every pulya closed"), PulkaEnd.TOTAL: Text("the pulyas' total reached")},
+    Overflow: {Overflow.HELP_THEN_WRITEOFF: Text("help, then write off gora"), Overflow.WRITEOFF: Text("write off gora")},
+}
+
+
+def choice_title(choice: StrEnum) -> Text:
+    """A choice parameter's value as players say it."""
+    return CHOICE_TITLES[type(choice)][choice]
+
+
 PARAMETERS: tuple[Parameter, ...] = (
     _p("pulya_size", Kind.INT, "Pulya size", "points each player must write into his pulya", low=1, high=1000),
     _p("whist_price", Kind.MONEY, "Whist price", "money per whist", high=10_000),

@@ -28,9 +28,9 @@ LANGUAGES = {"ru": "Русский", "en": "English"}
 DEFAULT = "en"
 COOKIE = "lang"
 KIN = {"uk": "ru", "be": "ru", "kk": "ru"}
-# A new pulka's currency where the request does not name one: roubles for a Russian table. The form's field
-# starts with it; elsewhere (English) what it was: the form's ₽, and none through the API.
-DEFAULT_CURRENCY = {"ru": "₽", "en": ""}  # a new pulka's, by the table's language
+# A new pulka's currency where the request names none (the form's field starts with it, the API fills it in):
+# roubles for a Russian table; no sign in English, where the table's currency is anyone's guess.
+DEFAULT_CURRENCY = {"ru": "₽", "en": ""}
 
 
 def chosen(value: object) -> str | None:

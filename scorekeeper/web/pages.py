@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from enum import StrEnum
 from typing import Any
 
 from flask import (Blueprint, current_app, flash, get_flashed_messages, make_response, redirect, render_template,
@@ -13,7 +14,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from .. import pulyafile
-from ..engine import PARAMETERS, PRESETS, Kind, json_value
+from ..engine import PARAMETERS, PRESETS, Kind, Parameter, choice_title, json_value
 from . import i18n, services
 from .access import actor, caller, remember_share, role
 from .domain import Answer, Msg, Pulka, Refused, VersionConflict, read_deal, read_pulka_file, read_settings
@@ -61,11 +62,16 @@ def _presets_json() -> str:
                        for preset, rules in PRESETS.items()})
 
 
+def _choices(p: Parameter) -> list[tuple[str, str]]:
+    """A choice parameter's options: each value, and how players say it in the page's language."""
+    return [(text_of(c), i18n.say(choice_title(c)) if isinstance(c, StrEnum) else text_of(c)) for c in p.choices]
+
+
 def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka | None = None, status: int = 200):
     return render_template("pulka_form.html", form=form, errors=errors, pulka=pulka, advanced=ADVANCED, Kind=Kind,
                            say=i18n.say,  # a parameter's title, meaning and domain in the page's language
                            advanced_open=any(field.startswith("p_") for field in errors),
-                           choice_texts=lambda p: [text_of(c) for c in p.choices], bounds=bounds,
+                           choices=_choices, bounds=bounds,
                            presets=PRESETS, presets_json=_presets_json(),
                            known=services.player_names(repository(), _me()), frozen=bool(pulka and pulka.deals)), status
 

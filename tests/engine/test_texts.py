@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from scorekeeper.engine import (
-    PARAMETERS, Contract, Deal, DealType, PulkaError, Rules, RulesError, Seat, Strain, Text, all_texts, quoted,
+    CHOICE_TITLES, PARAMETERS, Contract, Deal, DealType, PulkaError, Rules, RulesError, Seat, Strain, Text, all_texts,
+    quoted,
     replay,
 )
 from scorekeeper.engine.scoring import MISERE_TOOK, PULYA_FITS
@@ -116,6 +117,7 @@ def test_problems_no_file_reaches():
 def test_the_samples_show_every_text():
     shown = {p.meaning.msgid for p in PARAMETERS} | {p.title.msgid for p in PARAMETERS if p.title}
     shown |= {m for p in PARAMETERS for m in msgids(p.domain)}
+    shown |= {text.msgid for choices in CHOICE_TITLES.values() for text in choices.values()}  # the form's options
     for text in _five_players() + _no_declarer():
         shown |= msgids(text)
     for sample in SAMPLES["files"]:

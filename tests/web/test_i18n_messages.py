@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import csv
 import io
+import html
 import re
 
-from scorekeeper.engine import PARAMETERS
+from scorekeeper.engine import PARAMETERS, Kind
 
 from .conftest import create, form_fields
 
@@ -161,6 +162,19 @@ def test_the_new_pulka_form_names_every_parameter_in_russian(client):
     assert not [p.name for p in PARAMETERS if re.search(rf"\b{p.name}\b", visible)]
     english = text(client.get("/new"))
     assert "Consolation by the passer" in english and "a defender who passed writes consolation too" in english
+
+
+def test_the_new_pulka_form_says_each_choice_in_words(client):
+    """A choice parameter's options are the players' words; the code is only the value sent."""
+    options = lambda page: {value: html.unescape(label) for value, label in  # noqa: E731
+                            re.findall(r'<option value="(\w+)"[^>]*>([^<]+)</option>', page)}
+    ru, en = options(text(client.get("/new", headers=RU))), options(text(client.get("/new")))
+    assert (ru["whister_all"], ru["greedy"], ru["gentleman"]) == (
+        "вистующий пишет за обоих", "жлобский: всё вистующему", "джентльменский: пополам")
+    assert (en["whister_all"], en["talon"], en["help_then_writeoff"]) == (
+        "the whister writes for both", "the talon's tricks are the dealer's", "help, then write off gora")
+    choices = [c for p in PARAMETERS if p.kind is Kind.CHOICE for c in p.choices]
+    assert set(ru) >= {c.value for c in choices} and not [c for c in choices if ru[c.value] == c.value]
 
 
 def test_the_api_lists_the_parameters_by_title_in_the_callers_language(client):
