@@ -26,7 +26,7 @@ from generate import long_pulka
 
 from scorekeeper.pulyafile import dumps
 from scorekeeper.web import create_app
-from scorekeeper.web.presenters import weight
+from scorekeeper.web.views.pulkas import weight
 
 
 def rss_mb() -> float:
@@ -62,7 +62,7 @@ def main() -> None:
     before = rss_mb()
 
     # One version measured: what its replay and its presenter keep, against what the cache weighs them at.
-    cache, presenters = app.extensions["scorekeeper"].cache.cache, app.extensions["scorekeeper.presenters"]
+    cache, presenters = app.extensions["scorekeeper"].pulkas.cache.cache, app.extensions["scorekeeper.presenters"]
     tracemalloc.start()
     client.post(f"/api/v1/pulkas/{uid}/deals", json=deal)
     gc.collect()
@@ -74,7 +74,7 @@ def main() -> None:
     version = response.json["version"] + 1
     with app.app_context():
         view = presenters.get((uid, version))  # gone already when one version is over the budget
-        weighed = weight(app.extensions["scorekeeper"].get(uid)), weight(view) if view else 0
+        weighed = weight(app.extensions["scorekeeper"].pulkas.get(uid)), weight(view) if view else 0
 
     start = time.perf_counter()
     sizes = {}

@@ -73,7 +73,7 @@ def serve(port: int) -> None:
     import logging
 
     from scorekeeper.web import create_app, serve as waitress_serve
-    from scorekeeper.web.access import NEEDS, Need
+    from scorekeeper.web.edge.access import NEEDS, Need
 
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # 16 clients queue up by design
     app = create_app()

@@ -12,11 +12,15 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .engine import Code, Problem, Replay, Text
 from .pulyafile import FileError, Pulka, literal_text, loads, result_json
 from .render.text import decimal, points, signed
+
+if TYPE_CHECKING:  # the web's libraries load only when a command needs them
+    from .web.store.accounts import AccountStore
 
 
 def _read(path: str) -> bytes:
@@ -104,8 +108,8 @@ def _operational(command: Command) -> Command:
 
     @functools.wraps(command)
     def run(args: argparse.Namespace) -> int:
-        from .web.backup import BackupError  # the database's libraries only when a database is wanted
-        from .web.db import Unavailable
+        from .web.store.backup import BackupError  # the database's libraries only when a database is wanted
+        from .web.store.db import Unavailable
 
         try:
             return command(args)
@@ -119,7 +123,7 @@ def _operational(command: Command) -> Command:
 @_operational
 def serve_command(args: argparse.Namespace) -> int:
     from .web import create_app, serve  # Flask only when the app is wanted
-    from .web.db import safe_url
+    from .web.store.db import safe_url
 
     app = create_app()
     where = f"http://{args.host}:{args.port}/"
@@ -154,7 +158,7 @@ def _database_url(args: argparse.Namespace, create: bool) -> str:
 
 @_operational
 def db_upgrade_command(args: argparse.Namespace) -> int:
-    from .web.db import Database
+    from .web.store.db import Database
 
     database = Database(_database_url(args, create=True))
     database.open()
@@ -163,11 +167,12 @@ def db_upgrade_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _repository():
-    """The repository of the app this machine serves (DATABASE_URL, or the instance folder's SQLite file)."""
-    from .web import create_app
+def _accounts() -> AccountStore:
+    """The accounts of the app this machine serves (DATABASE_URL, or the instance folder's SQLite file)."""
+    from .web.app import create_app
+    from .web.edge.context import store
 
-    return create_app().extensions["scorekeeper"]
+    return store(create_app()).accounts
 
 
 def _new_password() -> str:
@@ -185,12 +190,12 @@ def _new_password() -> str:
 
 @_operational
 def account_create_command(args: argparse.Namespace) -> int:
-    from .web import accounts
-    from .web.domain import Refused
+    from .web.services import accounts
+    from .web.domain.refusals import Refused
 
     password = _new_password()
     try:
-        made = accounts.register(_repository(), args.username, password, open_registration=True)
+        made = accounts.register(_accounts(), args.username, password, open_registration=True)
     except Refused as error:
         print(f"scorekeeper: {error.message}", file=sys.stderr)
         return 1
@@ -201,11 +206,11 @@ def account_create_command(args: argparse.Namespace) -> int:
 
 @_operational
 def db_claim_command(args: argparse.Namespace) -> int:
-    from .web import accounts
-    from .web.domain import Refused
+    from .web.services import accounts
+    from .web.domain.refusals import Refused
 
     try:
-        count = accounts.claim(_repository(), args.username)
+        count = accounts.claim(_accounts(), args.username)
     except Refused:
         print(f"scorekeeper: there is no account {args.username!r}", file=sys.stderr)
         return 1
@@ -216,8 +221,8 @@ def db_claim_command(args: argparse.Namespace) -> int:
 @_operational
 def backup_command(args: argparse.Namespace) -> int:
     """`backup` and `restore`: the same database, found the same way, in either direction."""
-    from .web import backup
-    from .web.db import safe_url
+    from .web.store import backup
+    from .web.store.db import safe_url
 
     restoring = args.command == "restore"
     url = _database_url(args, create=restoring)  # a backup only reads: it makes no instance folder

@@ -1,30 +1,28 @@
-"""The app factory: configuration, the database, the blueprints, the one table of errors."""
+"""The app factory: configuration, the database, the edge, the blueprints (server.py serves it)."""
 
 from __future__ import annotations
 
 import mimetypes
 import os
 import secrets
-import signal
-import socket
-import sys
 import tempfile
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, request
-from flask.sessions import SecureCookieSessionInterface
-from sqlalchemy.exc import SQLAlchemyError
+from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..resources import STATIC_DIR, TEMPLATES_DIR
-from . import access, api, auth, errors, i18n, inputs, pages, shell
-from .cache import Busy, Gate, VersionCache
-from .db import Database, Unavailable, cannot_save, private_file, reason
-from .domain import CannotSave
-from .presenters import FILTERS, busy, weight
-from .repository import Repository
+from . import api, pages
+from .edge import access, errors, i18n, inputs, security, shell
+from .edge.presenting import busy
+from .store import Store
+from .store.cache import VersionCache
+from .store.db import Database, Unavailable, private_file, reason
+from .views.filters import FILTERS
+from .views.gate import Busy, Gate
+from .views.pulkas import weight
 
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -88,7 +86,6 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a pulka lasts an evening; a form may sit open for hours
     app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=365))  # share links opened in a browser
     app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    app.session_interface = SessionInterface()
     if hosts := os.environ.get("SCOREKEEPER_TRUSTED_HOSTS"):
         app.config.setdefault("TRUSTED_HOSTS", [host.strip() for host in hosts.split(",") if host.strip()])
     if proxies := int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0):
@@ -120,7 +117,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     database.open(migrate=app.config.get("MIGRATE_ON_START", True))
     # One budget in bytes for the replayed pulkas and what is shown of them, least recently used out first.
     cache = VersionCache(int(app.config["CACHE_MB"] * 2**20), weight)
-    app.extensions["scorekeeper"] = Repository(database, cache.section("pulkas"), app.config["MAX_DEALS"])
+    app.extensions["scorekeeper"] = Store(database, cache.section("pulkas"), app.config["MAX_DEALS"])
     app.extensions["scorekeeper.presenters"] = cache.section("presenters")
     # PDFs render in PDF_RENDERERS worker processes, as many more requests may wait for one, and any beyond
     # are answered 503 with Retry-After: so PDFs hold at most four of waitress's eight threads, never all.
@@ -129,7 +126,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     inputs.init(app)  # first: its check runs before the access check looks anything up
     access.init(app)
     i18n.init(app)
-    app.register_blueprint(auth.bp)
+    security.init(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(shell.bp)
@@ -138,98 +135,4 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.json.sort_keys = False  # keep the pulka file's key order (whist, tricks) as entered
     errors.register(app)
     app.register_error_handler(Busy, busy)
-    app.after_request(_security_headers)
-    app.register_error_handler(SQLAlchemyError, _database_refused)
     return app
-
-
-# Scripts, styles, fonts and images from this server only, nothing inline (no injected markup can run),
-# no page of this app inside another site's frame, and no address of a page leaked to another site.
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                               "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
-                               "form-action 'self'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "same-origin",
-}
-
-
-def _security_headers(response):
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
-    return response
-
-
-
-def _database_refused(error: SQLAlchemyError):
-    """A database that refuses for a while (db.cannot_save: a full disk, a read-only database, a lock held
-    too long, a lost connection) answers 503 cannot_save, as a page or as JSON: the transaction was rolled
-    back, so nothing was saved, and the client may send the write again (with its idempotency key, safely).
-    Handled here, by the exception's type, it is one place for every request, whichever query meets it: the
-    access check's, a deal's, an account's. Any other database error is a bug: raised again, it is logged
-    and answered 500."""
-    if not cannot_save(error):
-        raise error
-    current_app.logger.warning("%s %s: the database refused: %s", request.method, request.path, reason(error))
-    return errors.respond(CannotSave(reading=request.method in ("GET", "HEAD")))
-
-
-class SessionInterface(SecureCookieSessionInterface):
-    """The session cookie is marked Secure whenever the page came over HTTPS (behind a proxy too)."""
-
-    def get_cookie_secure(self, app: Flask) -> bool:
-        return super().get_cookie_secure(app) or request.is_secure
-
-
-def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 8, workers: int = 1) -> None:
-    """The production server: waitress, in `workers` processes sharing one listening socket.
-
-    Each process keeps only caches keyed by pulka version and reads the rest from the database, so
-    they need no coordination: the database decides what is true. Watching phones poll a cheap
-    version check, so none of them holds a thread; connections are many, threads few.
-    """
-    from waitress import serve as waitress_serve
-
-    options = {"threads": threads, "ident": "scorekeeper", "connection_limit": 1000}
-    if workers <= 1:
-        waitress_serve(app, host=host, port=port, **options)
-        return
-    listener = socket.create_server((host, port), backlog=2048)
-    app.extensions["scorekeeper"].db.engine.dispose()  # no connection crosses a fork
-    config, instance = dict(app.config), app.instance_path
-    children: set[int] = set()
-    stopping = False
-
-    def start() -> None:
-        pid = os.fork()
-        if pid == 0:
-            # Stopped like a single server: the loop ends, the connections close (SQLite's last one
-            # moves its write-ahead log into the database file).
-            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            worker = create_app(config | {"MIGRATE_ON_START": False}, instance)
-            try:
-                waitress_serve(worker, sockets=[listener], **options)
-            except SystemExit:
-                pass
-            finally:
-                worker.extensions["scorekeeper"].db.engine.dispose()
-                os._exit(0)
-        children.add(pid)
-
-    def stop(signum: int, frame: object) -> None:
-        nonlocal stopping
-        stopping = True
-        for pid in children:
-            os.kill(pid, signal.SIGTERM)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    for _ in range(workers):
-        start()
-    while children:
-        pid, _status = os.wait()
-        children.discard(pid)
-        if not stopping:
-            start()  # a worker that died is replaced; the others kept serving

@@ -14,9 +14,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from scorekeeper.web import create_app
-from scorekeeper.web.db import Database, normalize_url
-from scorekeeper.web.models import Base
-from scorekeeper.web.repository import Repository
+from scorekeeper.web.store import Store
+from scorekeeper.web.store.db import Database, normalize_url
+from scorekeeper.web.store.models import Base
 
 DATA = Path(__file__).parent.parent / "data"
 SOCHI = json.loads((DATA / "sochi_examples.json").read_text())
@@ -50,7 +50,7 @@ def cheap_passwords(monkeypatch):
     the real one)."""
     from argon2 import PasswordHasher
 
-    from scorekeeper.web import accounts
+    from scorekeeper.web.services import accounts
 
     monkeypatch.setattr(accounts, "HASHER", PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
 
@@ -83,17 +83,17 @@ def client(app):
 
 @pytest.fixture
 def repo(database_url):
-    """The repository alone, for the services without HTTP."""
+    """The store alone, on a real database, without HTTP (the services' own tests run on tests/web/fakes.py)."""
     database = Database(database_url)
     database.upgrade()
-    yield Repository(database)
+    yield Store(database)
     database.engine.dispose()
 
 
 @pytest.fixture
 def owner(repo) -> int:
     """The id of an account that owns the pulkas a services test makes."""
-    return repo.create_account("owner", "not a real hash").id
+    return repo.accounts.create_account("owner", "not a real hash").id
 
 
 def snapshot(app) -> dict[str, list[str]]:
@@ -101,7 +101,7 @@ def snapshot(app) -> dict[str, list[str]]:
     return rows(app.extensions["scorekeeper"])
 
 
-def rows(repo: Repository) -> dict[str, list[str]]:
+def rows(repo: Store) -> dict[str, list[str]]:
     with repo.db.engine.connect() as connection:
         return {table.name: sorted(repr(tuple(row)) for row in connection.execute(table.select()))
                 for table in Base.metadata.sorted_tables}

@@ -53,16 +53,16 @@ ROUTES: dict[str, tuple[str, list[tuple[str, str, Any]]]] = {
     "shell.worker": ("anyone", [("GET", "/sw.js", None)]),
     "shell.offline": ("anyone", [("GET", "/offline", None)]),
     "shell.outbox": ("anyone", [("GET", "/outbox", None)]),
-    "auth.login": ("anyone", [("GET", "/login", None), ("POST", "/login", {"username": "owner", "password": PASSWORD})]),
-    "auth.logout": ("anyone", [("POST", "/logout", {})]),
-    "auth.register": ("anyone", [("GET", "/register", None),
+    "pages.login": ("anyone", [("GET", "/login", None), ("POST", "/login", {"username": "owner", "password": PASSWORD})]),
+    "pages.logout": ("anyone", [("POST", "/logout", {})]),
+    "pages.register": ("anyone", [("GET", "/register", None),
                                  ("POST", "/register", lambda: {"username": f"new{next(_new)}", "password": PASSWORD})]),
-    "auth.language": ("anyone", [("POST", "/language", {"language": "ru", "next": "/"})]),
-    "auth.account": ("account", [("GET", "/account", None),
+    "pages.language": ("anyone", [("POST", "/language", {"language": "ru", "next": "/"})]),
+    "pages.account": ("account", [("GET", "/account", None),
                                  ("POST", "/account", {"current": "not it", "new": PASSWORD})]),
-    "auth.admin": ("admin", [("GET", "/admin", None),
+    "pages.admin": ("admin", [("GET", "/admin", None),
                              ("POST", "/admin", lambda: {"username": f"made{next(_new)}", "password": PASSWORD})]),
-    "auth.admin_account": ("admin", [("POST", "/admin/accounts/{victim}",
+    "pages.admin_account": ("admin", [("POST", "/admin/accounts/{victim}",
                                       {"action": "password", "password": "another password"})]),
     "pages.index": ("account", [("GET", "/", None)]),
     "pages.new_pulka": ("account", [("GET", "/new", None), ("POST", "/new", new_pulka_form)]),
@@ -160,7 +160,7 @@ def world(app) -> World:
 
 
 def _account_id(app, username: str) -> int:
-    return app.extensions["scorekeeper"].account(username=username).id
+    return app.extensions["scorekeeper"].accounts.account(username=username).id
 
 
 def outcome(response) -> object:

@@ -9,8 +9,9 @@ from datetime import datetime, timezone
 
 from sqlalchemy import MetaData, create_engine, text
 
-from scorekeeper.web import accounts
-from scorekeeper.web.db import upgrade
+from scorekeeper.web.domain import accounts as rules
+from scorekeeper.web.services import accounts
+from scorekeeper.web.store.db import upgrade
 
 from .conftest import SOCHI, make_app, signed_in, snapshot
 
@@ -61,12 +62,12 @@ def test_failed_logins_are_limited_per_account_and_per_address(app):
     client = app.test_client()
     register(client, "anna")
     register(client, "boris")
-    for _ in range(accounts.FAILURES_PER_ACCOUNT):
+    for _ in range(rules.FAILURES_PER_ACCOUNT):
         assert token(client, "anna", "wrong password").status_code == 401
     response = token(client, "anna")  # even the right password, until the window passes
     assert (response.status_code, response.json["error"]["code"]) == (429, "too_many_attempts")
     assert token(client, "boris").status_code == 201  # another account from the same address
-    for i in range(accounts.FAILURES_PER_ADDRESS):
+    for i in range(rules.FAILURES_PER_ADDRESS):
         token(client, f"nobody{i}", "wrong password")
     assert token(client, "boris").status_code == 429  # this address tried too many
     other = app.test_client()
@@ -109,7 +110,7 @@ def test_changing_the_password_signs_out_everywhere_else(app):
 def test_the_administrator_disables_and_resets(app):
     admin = signed_in(app, "admin", PASSWORD)
     boris = signed_in(app, "boris", PASSWORD)
-    boris_id = app.extensions["scorekeeper"].account(username="boris").id
+    boris_id = app.extensions["scorekeeper"].accounts.account(username="boris").id
     browser = app.test_client()
     browser.post("/login", data={"username": "admin", "password": PASSWORD})
     assert "boris" in browser.get("/admin").get_data(as_text=True)
@@ -130,7 +131,7 @@ def test_closed_registration(database_url, tmp_path):
     assert (response.status_code, response.json["error"]["code"]) == (403, "registration_closed")
     assert client.get("/register").status_code == 403
     # The first account comes from the command line on the server; then the administrator makes the rest.
-    app.extensions["scorekeeper"].create_account("admin", accounts.HASHER.hash(PASSWORD))
+    app.extensions["scorekeeper"].accounts.create_account("admin", accounts.HASHER.hash(PASSWORD))
     admin = bearer(app, token(client, "admin").json["token"])
     assert register(admin, "anna").status_code == 201
     browser = app.test_client()

@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, inspect, text
 from scorekeeper.cli import build_parser
 from scorekeeper.resources import resource_dir
 from scorekeeper.web import create_app
-from scorekeeper.web.db import normalize_url
+from scorekeeper.web.store.db import normalize_url
 
 from .conftest import SOCHI, create, signed_in, snapshot
 
@@ -168,7 +168,7 @@ def test_concurrent_phones_queue_up(app):
 def test_the_wheel_ships_templates_static_and_migrations(path):
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert f'"{path}" = "scorekeeper/{path}"' in pyproject
-    assert (ROOT / "scorekeeper" / "web" / "migrations" / "versions" / "0001_initial.py").exists()
+    assert (ROOT / "scorekeeper" / "web" / "store" / "migrations" / "versions" / "0001_initial.py").exists()
 
 
 def test_two_pulkas_created_at_once_share_a_new_player(app):
@@ -177,11 +177,11 @@ def test_two_pulkas_created_at_once_share_a_new_player(app):
     from sqlalchemy import event
 
     from scorekeeper.engine import Rules
-    from scorekeeper.web import services
-    from scorekeeper.web.domain import Settings
+    from scorekeeper.web.domain.pulkas import Settings
+    from scorekeeper.web.services import pulkas
 
     repo = app.extensions["scorekeeper"]
-    owner = repo.create_account("owner", "not a real hash").id
+    owner = repo.accounts.create_account("owner", "not a real hash").id
     barrier = threading.Barrier(2, timeout=10)
     first_inserts = iter(range(2))
 
@@ -195,7 +195,7 @@ def test_two_pulkas_created_at_once_share_a_new_player(app):
     def create(name):
         settings = Settings(name, "", ("Anna", "Boris", "Newcomer"), 0, Rules.of("sochi"))
         try:
-            results.append(services.create_pulka(repo, owner, settings))
+            results.append(pulkas.create_pulka(repo.pulkas, owner, settings))
         except Exception as error:  # noqa: BLE001 - the test reports whatever escapes
             errors.append(error)
 
@@ -206,13 +206,13 @@ def test_two_pulkas_created_at_once_share_a_new_player(app):
         thread.join()
     event.remove(repo.db.engine, "before_cursor_execute", both_found_him_new)
     assert errors == [] and len(results) == 2
-    assert services.player_names(repo, owner).count("Newcomer") == 1
+    assert pulkas.player_names(repo.pulkas, owner).count("Newcomer") == 1
 
 
 def test_a_connection_the_database_dropped_is_replaced(database_url, monkeypatch):
     """After the database server restarts, the first request still works: a connection that sat idle is
     tested before use and replaced when dead (busy ones are not tested, to spare a round trip)."""
-    from scorekeeper.web import db
+    from scorekeeper.web.store import db
 
     if not database_url.startswith("postgresql"):
         pytest.skip("SQLite has no server to drop a connection")

@@ -18,8 +18,8 @@ from sqlalchemy import (JSON, Boolean, Column, Date, DateTime, Float, Integer, L
                         Text, cast, create_engine, insert, select, text)
 from sqlalchemy.engine import make_url
 
-from scorekeeper.web.backup import BackupError, backup, dump, load, restore
-from scorekeeper.web.db import normalize_url
+from scorekeeper.web.store.backup import BackupError, backup, dump, load, restore
+from scorekeeper.web.store.db import normalize_url
 
 from .conftest import BACKENDS, OWNER, SOCHI, add, create, make_app, signed_in
 
@@ -387,7 +387,7 @@ def test_a_failed_backup_keeps_the_last_good_file(name, new_database, tmp_path, 
     def disk_full(*_):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("scorekeeper.web.backup.os.replace", disk_full)
+    monkeypatch.setattr("scorekeeper.web.store.backup.os.replace", disk_full)
     with pytest.raises(BackupError, match=f"cannot write {tmp_path / name}: No space left on device"):
         backup(app_url(app), tmp_path / name)
     assert (tmp_path / name).read_bytes() == good

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from scorekeeper.web.models import INT_MAX
+from scorekeeper.web.domain.limits import INT_MAX
 
 from .conftest import SOCHI, signed_in, snapshot, sochi
 

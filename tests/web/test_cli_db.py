@@ -22,8 +22,8 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from scorekeeper.web import create_app
-from scorekeeper.web.backup import backup
-from scorekeeper.web.db import safe_url
+from scorekeeper.web.store.backup import backup
+from scorekeeper.web.store.db import safe_url
 
 from .conftest import SOCHI, make_app
 from .test_backup import app_url, close, fill, sheets

@@ -135,7 +135,7 @@ def pages(data: bytes) -> int:
 
 
 def created(app, pulka_id: int):
-    return app.extensions["scorekeeper"].get(pulka_id).created_at
+    return app.extensions["scorekeeper"].pulkas.get(pulka_id).created_at
 
 
 @pytest.mark.parametrize("url", ["/p/{}/pulka.pdf", "/api/v1/pulkas/{}/pdf"])

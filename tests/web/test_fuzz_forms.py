@@ -68,8 +68,8 @@ def test_every_form_under_hostile_fields(app):
     rules = [rule for rule in app.url_map.iter_rules()
              if "POST" in rule.methods and not rule.endpoint.startswith("api.")]
     assert {"pages.new_pulka", "pages.new_deal", "pages.edit_deal", "pages.delete_deal", "pages.undo",
-            "pages.settings", "pages.import_pulka", "auth.login", "auth.register", "pages.shares",
-            "auth.account"} <= {rule.endpoint for rule in rules}
+            "pages.settings", "pages.import_pulka", "pages.login", "pages.register", "pages.shares",
+            "pages.account"} <= {rule.endpoint for rule in rules}
     for rule in rules:
         # Each route on a pulka of its own with six deals and a link: an undo or a deletion leaves the next
         # route a real one.
@@ -78,7 +78,7 @@ def test_every_form_under_hostile_fields(app):
         real = {"uid": uid, "number": "3", "share_id": share, "account_id": victim_id, "token": "no-such-token"}
         path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: real[m[1]], rule.rule)
         # The victim's own session for its password page, so that the owner's token is not signed out.
-        poster = victim if rule.endpoint == "auth.account" else client
+        poster = victim if rule.endpoint == "pages.account" else client
 
         @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
                   suppress_health_check=list(HealthCheck))

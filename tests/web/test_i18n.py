@@ -68,5 +68,5 @@ def test_the_api_follows_accept_language_only(app):
     client = signed_in(app)
     client.post("/language", data={"language": "ru", "next": "/"})
     with app.test_request_context("/api/v1/players", headers={"Accept-Language": "en"}):
-        from scorekeeper.web.i18n import select
+        from scorekeeper.web.edge.i18n import select
         assert select() == "en"

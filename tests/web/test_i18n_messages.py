@@ -127,15 +127,15 @@ def test_the_sheets_lines_and_the_historys_reasons_are_russian_with_the_right_pl
 
 def test_the_whists_words_for_1_2_and_5(app):
     from scorekeeper.engine import Column
-    from scorekeeper.web.presenters import _line
+    from scorekeeper.web.views.deals import line
 
     names = PLAYERS
     with app.test_request_context(headers=RU):
-        said = [_line(names, 1, Column.WHISTS, count, 0) for count in (1, 2, 5, 21)]
+        said = [line(names, 1, Column.WHISTS, count, 0, "ru") for count in (1, 2, 5, 21)]
         assert said == ["Борис → Анна: 1 вист", "Борис → Анна: 2 виста", "Борис → Анна: 5 вистов",
                         "Борис → Анна: 21 вист"]
     with app.test_request_context():
-        assert _line(names, 1, Column.WHISTS, 1, 0) == "Борис: 1 whist on Анна"
+        assert line(names, 1, Column.WHISTS, 1, 0, "en") == "Борис: 1 whist on Анна"
 
 
 def test_the_csv_and_the_drawing_speak_russian(client):

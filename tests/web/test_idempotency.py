@@ -14,10 +14,11 @@ from sqlalchemy import text, update
 
 from scorekeeper.engine import Rules
 from scorekeeper.pulyafile import read_deal
-from scorekeeper.web import services
-from scorekeeper.web.domain import Answer, Once, Settings
-from scorekeeper.web.models import IdempotencyRow, now
-from scorekeeper.web.repository import Repository
+from scorekeeper.web.domain.idempotency import Answer, Once
+from scorekeeper.web.domain.pulkas import Settings
+from scorekeeper.web.services import deals, pulkas
+from scorekeeper.web.store.keys import KeyStore
+from scorekeeper.web.store.models import IdempotencyRow, now
 
 from .conftest import SOCHI, add, create, form_fields, rows, signed_in, snapshot, sochi
 from .test_pages import new_pulka_form
@@ -93,13 +94,13 @@ def test_keys_are_the_callers_own_on_each_route(app, client):
 
 def _first_look_finds_nothing(monkeypatch) -> None:
     """The retry looks its key up before the first request's transaction commits: it finds nothing there."""
-    real, looks = Repository.answered, []
+    real, looks = KeyStore.answered, []
 
     def answered(self, once):
         looks.append(once)
         return None if len(looks) == 1 else real(self, once)
 
-    monkeypatch.setattr(Repository, "answered", answered)
+    monkeypatch.setattr(KeyStore, "answered", answered)
 
 
 @pytest.mark.parametrize("write", ["add", "import"])
@@ -137,7 +138,7 @@ def test_the_same_request_sent_at_once_by_many_threads_is_made_once(app, client)
 
 
 def test_the_key_is_stored_with_the_write_or_not_at_all(repo, owner):
-    pulka = services.create_pulka(repo, owner, Settings("t", "", ("A", "B", "C"), 0, Rules.of("sochi")))
+    pulka = pulkas.create_pulka(repo.pulkas, owner, Settings("t", "", ("A", "B", "C"), 0, Rules.of("sochi")))
     deal, _ = read_deal(RASPASY, {"A": 0, "B": 1, "C": 2}, 1)
     before = rows(repo)
 
@@ -145,12 +146,12 @@ def test_the_key_is_stored_with_the_write_or_not_at_all(repo, owner):
         raise RuntimeError("the answer could not be built")
 
     with pytest.raises(RuntimeError):
-        services.add_deal(repo, pulka.uid, deal, once=Once("account:1", "POST /deals", "k-1", "f", cannot_answer))
+        deals.add_deal(repo.pulkas, pulka.uid, deal, once=Once("account:1", "POST /deals", "k-1", "f", cannot_answer))
     assert rows(repo) == before  # neither the deal nor the key
     once = Once("account:1", "POST /deals", "k-1", "f", lambda saved: Answer(201, str(len(saved.deals))))
-    services.add_deal(repo, pulka.uid, deal, once=once)
-    assert once.given == Answer(201, "1") == repo.answered(once)
-    assert len(repo.get(pulka.uid).deals) == 1
+    deals.add_deal(repo.pulkas, pulka.uid, deal, once=once)
+    assert once.given == Answer(201, "1") == repo.keys.answered(once)
+    assert len(repo.pulkas.get(pulka.uid).deals) == 1
 
 
 def test_a_refused_write_keeps_no_key(app, client):
@@ -187,7 +188,7 @@ def test_keys_are_kept_a_day_and_dropped_after_once_an_hour(app, client):
 
     age("old", 25)
     age("young", 23)
-    repo._swept = None  # as in a process that has not swept yet
+    repo.keys._swept = None  # as in a process that has not swept yet
     assert client.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY, headers=key("new")).status_code == 201
     assert kept() == ["new", "young"]
     assert client.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY, headers=key("young")).headers["Idempotent-Replayed"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from scorekeeper import pulyafile
 from scorekeeper.web.app import create_app
-from scorekeeper.web.cache import VersionCache
-from scorekeeper.web.presenters import weight
+from scorekeeper.web.store.cache import VersionCache
+from scorekeeper.web.views.pulkas import weight
 
 from .conftest import SOCHI, make_app, signed_in
 from .test_drawing import long_pulka
@@ -73,7 +73,7 @@ def test_a_big_pulka_in_many_versions_stays_within_the_budget(database_url, tmp_
             for url in ("", "?orientation=upright", "/history", "/export", "/protocol.csv"):
                 assert client.get(f"/p/{uid}{url}").status_code == 200
     client.get(f"/p/{uid}")  # what the last requests built is counted when the version is next asked for
-    cache = app.extensions["scorekeeper"].cache.cache
+    cache = app.extensions["scorekeeper"].pulkas.cache.cache
     items = list(cache._items.values())
     assert sum(map(weight, items)) == cache.total <= cache.budget == 4 * 2**20
     assert 2 <= len(items) < 2 * 12  # a pulka and its presenter per version: some versions are gone
@@ -87,7 +87,7 @@ def test_the_budget_comes_from_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("SCOREKEEPER_CACHE_MB", "0.5")
     app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}", "SECRET_KEY": "x"},
                      instance_path=str(tmp_path / "instance"))
-    assert app.config["CACHE_MB"] == 0.5 and app.extensions["scorekeeper"].cache.cache.budget == 2**19
+    assert app.config["CACHE_MB"] == 0.5 and app.extensions["scorekeeper"].pulkas.cache.cache.budget == 2**19
     client = signed_in(app)
     assert client.post("/api/v1/import", json=SOCHI).status_code == 201
     app.extensions["scorekeeper"].db.engine.dispose()

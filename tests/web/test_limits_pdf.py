@@ -10,8 +10,8 @@ import time
 import pytest
 
 from scorekeeper.render import pdf
-from scorekeeper.web import services
-from scorekeeper.web.presenters import presenter
+from scorekeeper.web.edge.presenting import presenter
+from scorekeeper.web.services import pulkas
 
 from .conftest import make_app, signed_in, sochi
 
@@ -75,7 +75,7 @@ def views(app, client, count: int) -> list:
         for i in range(count):
             uid = sochi(client, 2)
             client.patch(f"/api/v1/pulkas/{uid}", json={"name": f"pulka {i}"})
-            found.append(presenter(services.get_pulka(repo, uid)))
+            found.append(presenter(pulkas.get_pulka(repo.pulkas, uid)))
         return found
 
 
@@ -84,7 +84,7 @@ def test_a_pdf_asked_for_by_many_at_once_is_rendered_once(app, client, renderer)
     repo, gate = app.extensions["scorekeeper"], app.extensions["scorekeeper.pdf"]
 
     def ask() -> bytes:  # as each request does, for a version no request has shown yet
-        return presenter(services.get_pulka(repo, uid)).pdf()
+        return presenter(pulkas.get_pulka(repo.pulkas, uid)).pdf()
 
     threads, results = in_threads(app, [ask] * gate.limit)
     wait_until(lambda: gate.inside == gate.limit)  # one rendering, the others waiting for it

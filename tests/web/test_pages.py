@@ -59,7 +59,7 @@ def new_pulka_form(**fields) -> dict:
             "preset": "sochi", "shown_preset": "sochi", "pulya_size": "20", "whist_price": "1", "currency": "₽",
             "name": "Friday"}
     from scorekeeper.engine import PRESETS
-    from scorekeeper.web.forms import ADVANCED, field_value
+    from scorekeeper.web.edge.forms import ADVANCED, field_value
 
     for p in ADVANCED:
         value = field_value(p, getattr(PRESETS["sochi"], p.name))
@@ -547,13 +547,13 @@ def test_a_crash_leaves_nothing_half_written(app, client, monkeypatch):
     app.config["PROPAGATE_EXCEPTIONS"] = False
     app.testing = False
     before = snapshot(app)
-    from scorekeeper.web import repository
+    from scorekeeper.web.store import pulkas
 
     def boom(deal):
         raise RuntimeError("the disk is full")
 
     # The version is already bumped and the rows loaded when storing the deal fails.
-    monkeypatch.setattr(repository, "deal_values", boom)
+    monkeypatch.setattr(pulkas, "deal_values", boom)
     response = client.post(f"/p/{pulka_id}/deal", data=form_fields(SOCHI["deals"][3]))
     assert response.status_code == 500
     assert "Nothing was saved" in text(response) and "To the pulkas" in text(response)

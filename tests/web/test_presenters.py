@@ -10,9 +10,10 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scorekeeper import pulyafile
-from scorekeeper.web import services
-from scorekeeper.web.domain import Settings
-from scorekeeper.web.presenters import Presenter, presenter
+from scorekeeper.web.domain.pulkas import Settings
+from scorekeeper.web.edge.presenting import presenter
+from scorekeeper.web.services import deals, pulkas
+from scorekeeper.web.views.pulkas import Presenter
 
 from .conftest import SOCHI, make_app, signed_in, sochi
 
@@ -21,11 +22,11 @@ SOCHI_FILE = pulyafile.parse(SOCHI)
 
 def sochi_pulka(repo, owner, deals: int = 10):
     settings = Settings("Friday", "₽", SOCHI_FILE.players, 0, SOCHI_FILE.rules)
-    return services.create_pulka(repo, owner, settings, SOCHI_FILE.deals[:deals])
+    return pulkas.create_pulka(repo.pulkas, owner, settings, SOCHI_FILE.deals[:deals])
 
 
 def test_the_sheet(repo, owner):
-    view = Presenter(sochi_pulka(repo, owner)).sheet
+    view = Presenter(sochi_pulka(repo, owner), "en").sheet
     rows = {row["name"]: row for row in view["table"]}
     assert [rows[p]["gora_chain"] for p in "ABC"][1] == [12, 16, 20, 40, 39]
     assert rows["A"]["pulya_chain"] == [4, 5, 10] and all(rows[p]["pulya_closed"] for p in "ABC")
@@ -36,7 +37,7 @@ def test_the_sheet(repo, owner):
 
 
 def test_the_protocol_and_a_deal(repo, owner):
-    view = Presenter(sochi_pulka(repo, owner))
+    view = Presenter(sochi_pulka(repo, owner), "en")
     assert view.deal(1)["summary"] == ["A: pulya +4", "B: 8 whists on A"]
     assert view.deal(2)["summary"] == ["B: gora +12", "C: 18 whists on B", "A: 30 whists on B"]
     assert view.deal(1)["text"] == "A 7♥: B whist, C pass (open); tricks A 8, B 1, C 1"
@@ -45,7 +46,7 @@ def test_the_protocol_and_a_deal(repo, owner):
 
 
 def test_the_settlement(repo, owner):
-    view = Presenter(sochi_pulka(repo, owner)).settlement
+    view = Presenter(sochi_pulka(repo, owner), "en").settlement
     assert view["amnesty"] == 6 and view["gora_left"] == [0, 33, 16]
     assert view["gora_whists"][2] == Fraction(160, 3) and view["pairwise"][1][2] == Fraction(-218, 3)
     assert view["transfers"] == [{"from": "B", "to": "A", "amount": Decimal("107.33")},
@@ -55,7 +56,7 @@ def test_the_settlement(repo, owner):
 
 def test_the_next_deal_on_the_form(repo, owner):
     settings = Settings("Four", "", ("Anna", "Boris", "Vera", "Gleb"), 2, SOCHI_FILE.rules)
-    view = Presenter(services.create_pulka(repo, owner, settings)).deal_form(1)
+    view = Presenter(pulkas.create_pulka(repo.pulkas, owner, settings), "en").deal_form(1)
     assert (view["dealer"], view["first_hand"], view["sitting_out"]) == ("Vera", "Gleb", "Vera")
     assert view["active"] == (3, 0, 1) and view["first_seat"] == 3 and view["sitting_out_seat"] == 2
     assert view["seats"] == [(0, "Anna"), (1, "Boris"), (2, "Vera"), (3, "Gleb")]  # seating order, every deal
@@ -64,7 +65,7 @@ def test_the_next_deal_on_the_form(repo, owner):
 
 
 def test_files(repo, owner):
-    view = Presenter(sochi_pulka(repo, owner))
+    view = Presenter(sochi_pulka(repo, owner), "en")
     assert json.loads(view.export)["deals"] == SOCHI["deals"]
     lines = list(csv.reader(io.StringIO(view.csv)))
     assert lines[0][:3] == ["deal", "dealer", "type"]
@@ -77,10 +78,10 @@ def test_one_presenter_per_version(app, client):
     pulka_id = sochi(client, 2)
     repo = app.extensions["scorekeeper"]
     with app.app_context():
-        first = presenter(services.get_pulka(repo, pulka_id))
-        assert presenter(services.get_pulka(repo, pulka_id)) is first
-        services.undo(repo, pulka_id)
-        after = presenter(services.get_pulka(repo, pulka_id))
+        first = presenter(pulkas.get_pulka(repo.pulkas, pulka_id))
+        assert presenter(pulkas.get_pulka(repo.pulkas, pulka_id)) is first
+        deals.undo(repo.pulkas, pulka_id)
+        after = presenter(pulkas.get_pulka(repo.pulkas, pulka_id))
         assert after is not first and len(after.protocol) == 1
 
 

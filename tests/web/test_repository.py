@@ -7,9 +7,12 @@ import pytest
 
 from scorekeeper import pulyafile
 from scorekeeper.engine import replay
-from scorekeeper.web import repository, services
-from scorekeeper.web.domain import NotFound, Settings
-from scorekeeper.web.repository import Repository
+from scorekeeper.web.domain.pulkas import Settings
+from scorekeeper.web.domain.refusals import NotFound
+from scorekeeper.web.services import deals, pulkas
+from scorekeeper.web.store import Store
+from scorekeeper.web.store import deals as conversions
+from scorekeeper.web.store.models import DealRow
 
 from .conftest import rows
 
@@ -26,15 +29,15 @@ FOUR = {"format": "pulya/1", "players": ["Anna", "Boris", "Vera", "Gleb"], "rule
         ]}
 
 
-def stored(repo: Repository, owner: int):
+def stored(repo: Store, owner: int):
     file = pulyafile.parse(FOUR)
     settings = Settings("Four", "€", file.players, file.first_dealer, file.rules)
-    return file, services.create_pulka(repo, owner, settings, file.deals)
+    return file, pulkas.create_pulka(repo.pulkas, owner, settings, file.deals)
 
 
 def test_every_kind_of_deal_comes_back_as_it_went_in(repo, owner):
     file, pulka = stored(repo, owner)
-    fresh = Repository(repo.db)  # nothing cached: everything from the rows
+    fresh = Store(repo.db).pulkas  # nothing cached: everything from the rows
     again = fresh.get(pulka.uid)
     assert again.deals == file.deals
     assert (again.players, again.first_dealer, again.rules) == (file.players, file.first_dealer, file.rules)
@@ -45,39 +48,39 @@ def test_every_kind_of_deal_comes_back_as_it_went_in(repo, owner):
 
 def test_a_second_repository_sees_every_write_of_the_first(repo, owner):
     _, pulka = stored(repo, owner)
-    other = Repository(repo.db)
-    assert other.get(pulka.uid).version == 1
-    services.undo(repo, pulka.uid)
-    assert other.get(pulka.uid).deals == pulka.deals[:-1]
-    services.delete_deal(other, pulka.uid, 4)
-    assert repo.get(pulka.uid).deals == pulka.deals[:3] and repo.get(pulka.uid).version == 3
+    other = Store(repo.db)
+    assert other.pulkas.get(pulka.uid).version == 1
+    deals.undo(repo.pulkas, pulka.uid)
+    assert other.pulkas.get(pulka.uid).deals == pulka.deals[:-1]
+    deals.delete_deal(other.pulkas, pulka.uid, 4)
+    assert repo.pulkas.get(pulka.uid).deals == pulka.deals[:3] and repo.pulkas.get(pulka.uid).version == 3
 
 
 def test_a_failed_write_stores_and_caches_nothing(repo, owner):
     _, pulka = stored(repo, owner)
     before = rows(repo)
     with pytest.raises(RuntimeError):
-        with repo.writing(pulka.uid) as change:
+        with repo.pulkas.writing(pulka.uid) as change:
             change.remove(5)
             raise RuntimeError("the disk is full")
     assert rows(repo) == before
-    assert repo.get(pulka.uid).version == 1 and repo.cache.get((pulka.uid, 2)) is None
+    assert repo.pulkas.get(pulka.uid).version == 1 and repo.pulkas.cache.get((pulka.uid, 2)) is None
 
 
 def test_ids_are_random_and_never_reused(repo, owner):
     _, first = stored(repo, owner)
-    services.delete_pulka(repo, first.uid)
+    pulkas.delete_pulka(repo.pulkas, first.uid)
     _, second = stored(repo, owner)
     assert second.uid != first.uid and len(second.uid) == 22
     with pytest.raises(NotFound):
-        repo.get(first.uid)
+        repo.pulkas.get(first.uid)
 
 
 def test_deal_rows_keep_seats_and_order():
     file = pulyafile.parse(FOUR)
     for deal in file.deals:
-        values = repository.deal_values(deal)
-        row = repository.DealRow(pulka_id=1, position=1, **values)
-        assert repository.deal_of(row) == deal
+        values = conversions.deal_values(deal)
+        row = DealRow(pulka_id=1, position=1, **values)
+        assert conversions.deal_of(row) == deal
     # The words keep the order they were said in (the export writes them so).
-    assert list(repository.deal_values(file.deals[1])["whist"]) == ["3", "0"]
+    assert list(conversions.deal_values(file.deals[1])["whist"]) == ["3", "0"]

@@ -97,7 +97,7 @@ def test_a_pulka_holds_at_most_the_deals_the_server_allows(database_url, tmp_pat
 
 @pytest.mark.parametrize("value", ["lots", "2X"])
 def test_a_bad_limit_stops_the_start_with_one_line(database_url, tmp_path, monkeypatch, value):
-    from scorekeeper.web.db import Unavailable
+    from scorekeeper.web.store.db import Unavailable
 
     monkeypatch.setenv("SCOREKEEPER_MAX_UPLOAD", value)
     with pytest.raises(Unavailable, match="SCOREKEEPER_MAX_UPLOAD is a size such as 2M"):

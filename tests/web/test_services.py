@@ -1,5 +1,6 @@
-"""The use cases on their own, without HTTP, on SQLite and PostgreSQL: what each stores, and that each
-refusal raises its domain error and stores nothing. Figures are those of rules.md §10 (the Sochi example)."""
+"""The use cases on their own, without HTTP or a database (on the in-memory repositories of fakes.py): what
+each stores, and that each refusal raises its domain error and stores nothing. Figures are those of rules.md
+§10 (the Sochi example). The store itself is tested on SQLite and PostgreSQL in test_repository.py."""
 
 from __future__ import annotations
 
@@ -10,32 +11,44 @@ import pytest
 
 from scorekeeper import pulyafile
 from scorekeeper.engine import Rules
-from scorekeeper.web import services
-from scorekeeper.web.domain import (DealRefused, NothingToUndo, NotFound, RulesFrozen, Settings, SettingsInvalid,
-                                    VersionConflict, read_settings)
+from scorekeeper.web.domain.pulkas import Settings, read_settings
+from scorekeeper.web.domain.refusals import (DealRefused, NothingToUndo, NotFound, RulesFrozen, SettingsInvalid,
+                                             VersionConflict)
+from scorekeeper.web.services import deals, pulkas
 
-from .conftest import SOCHI, rows
+from .conftest import SOCHI
+from .fakes import FakeStore, rows
 
 SOCHI_FILE = pulyafile.parse(SOCHI)
 SOCHI_RULES = SOCHI_FILE.rules
 ABC = Settings("Friday", "₽", ("A", "B", "C"), 0, SOCHI_RULES)
 
 
-def sochi(repo, owner, deals: int = 10):
-    pulka = services.create_pulka(repo, owner, ABC)
-    for deal in SOCHI_FILE.deals[:deals]:
-        pulka = services.add_deal(repo, pulka.uid, deal)
+@pytest.fixture
+def repo() -> FakeStore:
+    return FakeStore()
+
+
+@pytest.fixture
+def owner(repo: FakeStore) -> int:
+    return repo.accounts.create_account("owner", "not a real hash").id
+
+
+def sochi(repo, owner, count: int = 10):
+    pulka = pulkas.create_pulka(repo.pulkas, owner, ABC)
+    for deal in SOCHI_FILE.deals[:count]:
+        pulka = deals.add_deal(repo.pulkas, pulka.uid, deal)
     return pulka
 
 
 def test_create_and_read(repo, owner):
-    pulka = services.create_pulka(repo, owner, ABC)
+    pulka = pulkas.create_pulka(repo.pulkas, owner, ABC)
     assert (pulka.version, pulka.deals, pulka.players, pulka.rules) == (1, (), ("A", "B", "C"), SOCHI_RULES)
     assert len(pulka.uid) >= 16 and pulka.uid.replace("-", "").replace("_", "").isalnum()
-    again = services.get_pulka(repo, pulka.uid)
+    again = pulkas.get_pulka(repo.pulkas, pulka.uid)
     assert (again.name, again.currency, again.first_dealer) == ("Friday", "₽", 0)
-    assert [s.name for s in services.list_pulkas(repo, owner)] == ["Friday"]
-    assert services.player_names(repo, owner) == ["A", "B", "C"]
+    assert [s.name for s in pulkas.list_pulkas(repo.pulkas, owner)] == ["Friday"]
+    assert pulkas.player_names(repo.pulkas, owner) == ["A", "B", "C"]
 
 
 def test_the_sochi_example_deal_by_deal(repo, owner):
@@ -44,7 +57,7 @@ def test_the_sochi_example_deal_by_deal(repo, owner):
     assert pulka.sheet.finished
     assert pulka.sheet.pulya == (10, 10, 10) and pulka.sheet.gora == (6, 39, 22)
     assert pulka.settlement.money == (Decimal("131.67"), Decimal("-107.33"), Decimal("-24.34"))
-    assert services.get_pulka(repo, pulka.uid).deals == SOCHI_FILE.deals
+    assert pulkas.get_pulka(repo.pulkas, pulka.uid).deals == SOCHI_FILE.deals
 
 
 def test_a_refused_deal_stores_nothing(repo, owner):
@@ -53,7 +66,7 @@ def test_a_refused_deal_stores_nothing(repo, owner):
     deal = SOCHI_FILE.deals[1]
     wrong = type(deal)(deal.type, deal.declarer, deal.contract, deal.whist, {1: 6, 0: 3, 2: 2}, deal.open)
     with pytest.raises(DealRefused) as refused:
-        services.add_deal(repo, pulka.uid, wrong)
+        deals.add_deal(repo.pulkas, pulka.uid, wrong)
     assert (refused.value.code, refused.value.field, refused.value.deal) == ("tricks_sum", "tricks", 2)
     assert refused.value.message == "deal 2: tricks add up to 11, a deal has 10"
     assert not refused.value.general
@@ -62,13 +75,13 @@ def test_a_refused_deal_stores_nothing(repo, owner):
 
 def test_a_stale_version_is_a_conflict(repo, owner):
     pulka = sochi(repo, owner, 1)
-    services.add_deal(repo, pulka.uid, SOCHI_FILE.deals[1], expected=pulka.version)
+    deals.add_deal(repo.pulkas, pulka.uid, SOCHI_FILE.deals[1], expected=pulka.version)
     before = rows(repo)
-    for write in (lambda: services.add_deal(repo, pulka.uid, SOCHI_FILE.deals[2], expected=pulka.version),
-                  lambda: services.undo(repo, pulka.uid, expected=pulka.version),
-                  lambda: services.delete_deal(repo, pulka.uid, 1, expected=pulka.version),
-                  lambda: services.edit_deal(repo, pulka.uid, 1, SOCHI_FILE.deals[0], expected=pulka.version),
-                  lambda: services.change_settings(repo, pulka.uid, ABC, expected=pulka.version)):
+    for write in (lambda: deals.add_deal(repo.pulkas, pulka.uid, SOCHI_FILE.deals[2], expected=pulka.version),
+                  lambda: deals.undo(repo.pulkas, pulka.uid, expected=pulka.version),
+                  lambda: deals.delete_deal(repo.pulkas, pulka.uid, 1, expected=pulka.version),
+                  lambda: deals.edit_deal(repo.pulkas, pulka.uid, 1, SOCHI_FILE.deals[0], expected=pulka.version),
+                  lambda: pulkas.change_settings(repo.pulkas, pulka.uid, ABC, expected=pulka.version)):
         with pytest.raises(VersionConflict):
             write()
     assert rows(repo) == before
@@ -83,16 +96,16 @@ def test_edit_and_delete_that_break_a_later_deal_name_it(repo, owner):
                                        "whist": {"C": "pass", "A": "pass"}},
                                       {"type": "game", "declarer": "A", "contract": "6S",
                                        "whist": {"B": "pass", "C": "pass"}}]})
-    pulka = services.import_pulka(repo, owner, file, "Leningrad")
+    pulka = pulkas.import_pulka(repo.pulkas, owner, file, "Leningrad")
     before = rows(repo)
     raspasy = file.deals[1]
     with pytest.raises(DealRefused) as refused:
-        services.edit_deal(repo, pulka.uid, 3, raspasy)
+        deals.edit_deal(repo.pulkas, pulka.uid, 3, raspasy)
     assert (refused.value.code, refused.value.deal, refused.value.general) == ("raspasy_exit", 4, True)
     assert refused.value.message.startswith("This change to deal 3 would make deal 4 invalid (deal 4: after 3 raspasy")
     # Deleting the game of deal 3 leaves 6♠ right after two raspasy: the message numbers it as people see it.
     with pytest.raises(DealRefused) as refused:
-        services.delete_deal(repo, pulka.uid, 3)
+        deals.delete_deal(repo.pulkas, pulka.uid, 3)
     assert (refused.value.code, refused.value.deal) == ("raspasy_exit", 4)
     assert refused.value.message.startswith("Deleting deal 3 would make deal 4 invalid (deal 4: after 2 raspasy")
     assert rows(repo) == before
@@ -104,10 +117,10 @@ def test_delete_renumbers_the_later_deals(repo, owner):
                             "deals": [{"type": "raspasy", "tricks": {"A": 1, "B": 4, "C": 5}},
                                       {"type": "raspasy", "tricks": {"A": 2, "B": 4, "C": 4}},
                                       {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}]})
-    pulka = services.import_pulka(repo, owner, file)
-    after = services.delete_deal(repo, pulka.uid, 1)
+    pulka = pulkas.import_pulka(repo.pulkas, owner, file)
+    after = deals.delete_deal(repo.pulkas, pulka.uid, 1)
     assert after.deals == file.deals[1:] and after.version == pulka.version + 1
-    stored = services.get_pulka(repo, pulka.uid)
+    stored = pulkas.get_pulka(repo.pulkas, pulka.uid)
     assert stored.deals == file.deals[1:]
     # Sochi raspasy_gora [1, 2, 3]: A's 2 tricks on the 1st raspasy and 3 on the 2nd: 2 × 1 + 3 × 2.
     assert stored.sheet.gora[0] == 8
@@ -115,30 +128,30 @@ def test_delete_renumbers_the_later_deals(repo, owner):
 
 def test_undo_takes_the_last_deal_back(repo, owner):
     pulka = sochi(repo, owner, 2)
-    pulka = services.undo(repo, pulka.uid)
+    pulka = deals.undo(repo.pulkas, pulka.uid)
     assert pulka.deals == SOCHI_FILE.deals[:1]
-    pulka = services.undo(repo, pulka.uid)
+    pulka = deals.undo(repo.pulkas, pulka.uid)
     before = rows(repo)
     with pytest.raises(NothingToUndo):
-        services.undo(repo, pulka.uid)
+        deals.undo(repo.pulkas, pulka.uid)
     assert rows(repo) == before
 
 
 def test_settings_are_frozen_by_the_first_deal(repo, owner):
-    pulka = services.create_pulka(repo, owner, ABC)
+    pulka = pulkas.create_pulka(repo.pulkas, owner, ABC)
     four = read_settings({"players": ["A", "B", "C", "D"], "first_dealer": "D", "rules": {"preset": "rostov"}},
                          pulka.settings)
-    pulka = services.change_settings(repo, pulka.uid, four)
+    pulka = pulkas.change_settings(repo.pulkas, pulka.uid, four)
     assert (pulka.players, pulka.first_dealer, pulka.rules) == (("A", "B", "C", "D"), 3, Rules.of("rostov"))
-    assert services.get_pulka(repo, pulka.uid).players == ("A", "B", "C", "D")
+    assert pulkas.get_pulka(repo.pulkas, pulka.uid).players == ("A", "B", "C", "D")
     raspasy = pulyafile.read_deal({"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}},
                                   {"A": 0, "B": 1, "C": 2, "D": 3}, 1)[0]
-    pulka = services.add_deal(repo, pulka.uid, raspasy)
+    pulka = deals.add_deal(repo.pulkas, pulka.uid, raspasy)
     before = rows(repo)
     with pytest.raises(RulesFrozen):
-        services.change_settings(repo, pulka.uid, read_settings({"rules": {"preset": "sochi"}}, pulka.settings))
+        pulkas.change_settings(repo.pulkas, pulka.uid, read_settings({"rules": {"preset": "sochi"}}, pulka.settings))
     assert rows(repo) == before
-    renamed = services.change_settings(repo, pulka.uid, read_settings({"name": "Late", "currency": "€"},
+    renamed = pulkas.change_settings(repo.pulkas, pulka.uid, read_settings({"name": "Late", "currency": "€"},
                                                                       pulka.settings))
     assert (renamed.name, renamed.currency, renamed.deals) == ("Late", "€", pulka.deals)
 
@@ -156,36 +169,36 @@ def test_settings_are_checked_by_one_function():
 
 
 def test_import_a_file(repo, owner):
-    pulka = services.import_pulka(repo, owner, SOCHI_FILE)
+    pulka = pulkas.import_pulka(repo.pulkas, owner, SOCHI_FILE)
     assert pulka.name == "Imported pulka of A, B, C" and pulka.deals == SOCHI_FILE.deals
     bad = json.loads(json.dumps(SOCHI))
     bad["deals"][2]["tricks"]["C"] = 9
     before = rows(repo)
     with pytest.raises(DealRefused) as refused:
-        services.import_pulka(repo, owner, pulyafile.parse(bad))
+        pulkas.import_pulka(repo.pulkas, owner, pulyafile.parse(bad))
     assert (refused.value.code, refused.value.deal) == ("tricks_sum", 3)
     assert rows(repo) == before
 
 
 def test_unknown_pulkas_and_deals(repo, owner):
     pulka = sochi(repo, owner, 1)
-    for call in (lambda: services.get_pulka(repo, "nope"), lambda: services.undo(repo, "nope"),
-                 lambda: services.add_deal(repo, "nope", SOCHI_FILE.deals[0]),
-                 lambda: services.delete_pulka(repo, "nope"),
-                 lambda: services.edit_deal(repo, pulka.uid, 2, SOCHI_FILE.deals[0]),
-                 lambda: services.delete_deal(repo, pulka.uid, 0),
-                 lambda: services.delete_deal(repo, pulka.uid, 2)):
+    for call in (lambda: pulkas.get_pulka(repo.pulkas, "nope"), lambda: deals.undo(repo.pulkas, "nope"),
+                 lambda: deals.add_deal(repo.pulkas, "nope", SOCHI_FILE.deals[0]),
+                 lambda: pulkas.delete_pulka(repo.pulkas, "nope"),
+                 lambda: deals.edit_deal(repo.pulkas, pulka.uid, 2, SOCHI_FILE.deals[0]),
+                 lambda: deals.delete_deal(repo.pulkas, pulka.uid, 0),
+                 lambda: deals.delete_deal(repo.pulkas, pulka.uid, 2)):
         with pytest.raises(NotFound):
             call()
-    services.delete_pulka(repo, pulka.uid)
+    pulkas.delete_pulka(repo.pulkas, pulka.uid)
     with pytest.raises(NotFound):
-        services.get_pulka(repo, pulka.uid)
+        pulkas.get_pulka(repo.pulkas, pulka.uid)
 
 
 def test_preview_stores_nothing(repo, owner):
     pulka = sochi(repo, owner, 1)
     before = rows(repo)
-    result = services.preview(pulka, SOCHI_FILE.deals[1])
+    result = deals.preview(pulka, SOCHI_FILE.deals[1])
     assert result.number == 2 and {(e.player, e.column.value, e.points) for e in result.entries} >= {(1, "gora", 12)}
-    assert services.preview(pulka, SOCHI_FILE.deals[7], 1).number == 1
+    assert deals.preview(pulka, SOCHI_FILE.deals[7], 1).number == 1
     assert rows(repo) == before

@@ -15,7 +15,7 @@ import psycopg
 import pytest
 from sqlalchemy import create_engine, event, exc, text
 
-from scorekeeper.web.db import cannot_save, sqlite_path
+from scorekeeper.web.store.db import cannot_save, sqlite_path
 
 from .conftest import OWNER, SOCHI, form_fields, snapshot, sochi
 

@@ -1,0 +1,43 @@
+"""Accounts and API tokens."""
+
+from __future__ import annotations
+
+from flask import current_app, jsonify, request
+from flask.typing import ResponseReturnValue
+
+from ...words import Msg
+from ..domain.accounts import TOKEN_PREFIX
+from ..domain.refusals import Refused
+from ..edge.access import caller
+from ..edge.context import store
+from ..edge.inputs import json_body
+from ..services import accounts as account_service
+from .blueprint import bp
+
+
+@bp.post("/accounts")
+def create_account():
+    """A new account: while registration is open, or by the administrator's token."""
+    data = json_body()
+    account = account_service.register(store().accounts, data.get("username"), data.get("password"),
+                                open_registration=current_app.config["REGISTRATION"] == "open", by=caller().account)
+    return jsonify({"username": account.username, "admin": account.is_admin}), 201
+
+
+@bp.post("/tokens")
+def create_token():
+    """A token for `Authorization: Bearer`, in exchange for the username and password."""
+    data = json_body()
+    account = account_service.authenticate(store().accounts, data.get("username"), data.get("password"),
+                                    request.remote_addr or "")
+    return jsonify({"token": account_service.new_token(store().accounts, account), "username": account.username}), 201
+
+
+@bp.delete("/tokens/current")
+def revoke_token():
+    """Revoke the token this request carries."""
+    token = caller().bearer
+    if not token or not token.startswith(TOKEN_PREFIX):
+        raise Refused(Msg("call this with the token to revoke, as Authorization: Bearer <token>"), "Authorization")
+    account_service.revoke_token(store().accounts, token)
+    return "", 204

@@ -1,0 +1,112 @@
+"""Deals: the protocol, one deal, adding, previewing, editing, deleting, undo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify, request, url_for
+from flask.typing import ResponseReturnValue
+
+from ... import pulyafile
+from ...engine import Deal
+from ..domain.deals import deal_from_fields
+from ..domain.idempotency import Answer
+from ..domain.pulkas import Pulka
+from ..domain.reading import read_deal, read_number
+from ..edge.access import actor
+from ..edge.context import store
+from ..edge.i18n import language
+from ..edge.idempotency import idempotent, json_answer, write
+from ..edge.inputs import FORM_TYPES, json_body, version_sent
+from ..edge.presenting import fresh, presenter
+from ..services import deals as deal_service
+from ..services import pulkas as pulka_service
+from ..views.deals import entry_view, summary, written
+from ..views.filters import jsonable
+from ..views.pulkas import Presenter
+from .blueprint import bp
+
+
+def _deal(data: dict[str, Any], pulka: Pulka, number: int) -> Deal:
+    """The deal in a body: `{"deal": {...}}` or the deal object itself, as in the pulka file."""
+    return read_deal(data.get("deal", {k: v for k, v in data.items() if k != "version"}), pulka.players, number)
+
+
+def deal_json(view: Presenter, number: int) -> dict[str, Any]:
+    return jsonable(view.deal(number)) | {"version": view.pulka.version}
+
+
+def _counts(pulka: Pulka) -> Answer:
+    return json_answer(200, {"version": pulka.version, "deals": len(pulka.deals)})
+
+
+@bp.get("/pulkas/<uid>/deals")
+def list_deals(uid: str):
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    return jsonify({"version": pulka.version, "deals": jsonable(presenter(pulka).protocol)})
+
+
+@bp.post("/pulkas/<uid>/deals")
+@idempotent
+def add_deal(uid: str):
+    data = json_body()
+    expected = version_sent(data)
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    deal = _deal(data, pulka, len(pulka.deals) + 1)
+
+    def added(saved: Pulka) -> Answer:
+        number = len(saved.deals)
+        return json_answer(201, deal_json(fresh(saved), number), url_for("api.get_deal", uid=uid, number=number))
+
+    return write(lambda once: deal_service.add_deal(store().pulkas, uid, deal, expected, actor(), once), added)
+
+
+@bp.post("/pulkas/<uid>/deals/preview")
+def preview_deal(uid: str):
+    """What a deal would write, without storing it. Takes the API's JSON deal, or the deal form's own
+    fields (form-encoded, seats as numbers) so the page's live preview shares the form's reading."""
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    number = read_number(request.args["number"], "number", low=1) if "number" in request.args else None
+    if number is not None:
+        pulka.result(number)
+    at = len(pulka.deals) + 1 if number is None else number
+    if request.mimetype in FORM_TYPES:
+        deal = deal_from_fields(request.form, pulka.replay.sheet_before(at), pulka.rules)
+    else:
+        deal = _deal(json_body(), pulka, at)
+    result = deal_service.preview(pulka, deal, number)
+    return jsonify({"n": at, "deal": pulyafile.deal_to_json(deal, pulka.players),
+                    "entries": jsonable([entry_view(e, pulka.players, language()) for e in result.entries]),
+                    "summary": summary(result.entries, pulka.players, language()),
+                    "lines": written(result.entries, pulka.players, language())})
+
+
+@bp.get("/pulkas/<uid>/deals/<int:number>")
+def get_deal(uid: str, number: int):
+    return jsonify(deal_json(presenter(pulka_service.get_pulka(store().pulkas, uid)), number))
+
+
+@bp.put("/pulkas/<uid>/deals/<int:number>")
+@idempotent
+def edit_deal(uid: str, number: int):
+    data = json_body()
+    expected = version_sent(data)
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    pulka.result(number)
+    deal = _deal(data, pulka, number)
+    return write(lambda once: deal_service.edit_deal(store().pulkas, uid, number, deal, expected, actor(), once),
+                 lambda saved: json_answer(200, deal_json(fresh(saved), number)))
+
+
+@bp.delete("/pulkas/<uid>/deals/<int:number>")
+@idempotent
+def delete_deal(uid: str, number: int):
+    expected = version_sent({})
+    return write(lambda once: deal_service.delete_deal(store().pulkas, uid, number, expected, actor(), once), _counts)
+
+
+@bp.post("/pulkas/<uid>/undo")
+@idempotent
+def undo(uid: str):
+    expected = version_sent(json_body(optional=True))
+    return write(lambda once: deal_service.undo(store().pulkas, uid, expected, actor(), once), _counts)

@@ -1,0 +1,124 @@
+"""Pulkas: the list, a new one, one's settings, deleting it, the version watching phones poll, its sheet,
+settlement and files, and an import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
+
+from ...render.svg import ORIENTATIONS
+from ...words import Msg
+from ..domain.idempotency import Answer
+from ..domain.limits import PULKA_NAME_MAX
+from ..domain.pulkas import Pulka, read_settings
+from ..domain.reading import read_pulka_file
+from ..domain.refusals import ErrorCode, Refused
+from ..edge import i18n
+from ..edge.access import actor, me
+from ..edge.context import store
+from ..edge.idempotency import idempotent, json_answer, write
+from ..edge.inputs import json_body, version_sent
+from ..edge.presenting import download, fresh, presenter
+from ..services import pulkas as pulka_service
+from ..views.filters import jsonable
+from ..views.pulkas import Presenter
+from .blueprint import bp
+
+
+def pulka_json(view: Presenter) -> dict[str, Any]:
+    uid = view.pulka.uid
+    return view.pulka_json | {"links": {"sheet": url_for("api.sheet", uid=uid),
+                                        "page": url_for("pages.sheet", uid=uid)}}
+
+
+# What a write answers is built of the pulka it made, by a presenter of its own: with an idempotency key it is
+# built in the write's transaction, and presenters are kept by version (idempotency.write).
+
+
+def _created(pulka: Pulka) -> Answer:
+    return json_answer(201, pulka_json(fresh(pulka)), url_for("api.get_pulka", uid=pulka.uid))
+
+
+@bp.get("/pulkas")
+def list_pulkas():
+    return jsonify({"pulkas": [{"id": s.uid, "name": s.name, "players": list(s.players), "deals": s.deals,
+                                "updated_at": s.updated_at.isoformat(), "role": s.role.value}
+                               for s in pulka_service.list_pulkas(store().pulkas, me())]})
+
+
+@bp.post("/pulkas")
+@idempotent
+def create_pulka():
+    body = json_body()
+    if "currency" not in body:
+        body = {**body, "currency": i18n.DEFAULT_CURRENCY[i18n.language()]}  # a Russian table plays for roubles
+    settings = read_settings(body, say=i18n.say)
+    return write(lambda once: pulka_service.create_pulka(store().pulkas, me(), settings, once=once), _created)
+
+
+@bp.get("/pulkas/<uid>")
+def get_pulka(uid: str):
+    return jsonify(pulka_json(presenter(pulka_service.get_pulka(store().pulkas, uid))))
+
+
+@bp.patch("/pulkas/<uid>")
+def patch_pulka(uid: str):
+    data = json_body()
+    expected = version_sent(data)
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    settings = read_settings({k: v for k, v in data.items() if k != "version"}, pulka.settings)
+    return jsonify(pulka_json(presenter(pulka_service.change_settings(store().pulkas, uid, settings, expected, actor()))))
+
+
+@bp.delete("/pulkas/<uid>")
+def delete_pulka(uid: str):
+    pulka_service.delete_pulka(store().pulkas, uid)
+    return "", 204
+
+
+@bp.get("/pulkas/<uid>/version")
+def version(uid: str):
+    """What a watching phone asks every few seconds: the version and the last change, with an ETag, so
+    that while nothing changes the answer is an empty 304."""
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    response = jsonify({"version": pulka.version, "deals": len(pulka.deals), "change": pulka.last_change})
+    response.set_etag(f"v{pulka.version}")
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+@bp.get("/pulkas/<uid>/sheet")
+def sheet(uid: str):
+    return Response(presenter(pulka_service.get_pulka(store().pulkas, uid)).sheet_json, mimetype="application/json")
+
+
+@bp.get("/pulkas/<uid>/settlement")
+def settlement(uid: str):
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    return jsonify(jsonable(presenter(pulka).settlement) | {"version": pulka.version})
+
+
+@bp.get("/pulkas/<uid>/export")
+def export(uid: str):
+    return Response(presenter(pulka_service.get_pulka(store().pulkas, uid)).export, mimetype="application/json")
+
+
+@bp.get("/pulkas/<uid>/pdf")
+def pdf(uid: str):
+    view = presenter(pulka_service.get_pulka(store().pulkas, uid))
+    orientation = request.args.get("orientation", "table")
+    if orientation not in ORIENTATIONS:
+        raise Refused(Msg("orientation is one of {choices}")(choices=", ".join(ORIENTATIONS)), "orientation")
+    return download(view.pdf(orientation), "application/pdf", view.filename("pdf"))
+
+
+@bp.post("/import")
+@idempotent
+def import_pulka():
+    if not request.is_json:
+        raise Refused(Msg("send the pulka file as application/json"), code=ErrorCode.UNSUPPORTED_MEDIA_TYPE)
+    file, name = read_pulka_file(request.get_data()), request.args.get("name", "")[:PULKA_NAME_MAX]
+    return write(lambda once: pulka_service.import_pulka(store().pulkas, me(), file, name, once, i18n.say),
+                 _created)

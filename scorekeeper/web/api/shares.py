@@ -1,0 +1,39 @@
+"""Share links."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from flask.typing import ResponseReturnValue
+
+from ..domain.shares import Share
+from ..edge.context import store
+from ..edge.inputs import json_body
+from ..edge.presenting import share_url
+from ..services import shares as share_service
+from .blueprint import bp
+
+
+def share_json(share: Share) -> dict[str, Any]:
+    return {"id": share.id, "role": share.role.value, "label": share.label, "token": share.token,
+            "url": share_url(share.token), "created_at": share.created_at.isoformat(),
+            "last_used_at": share.last_used_at.isoformat() if share.last_used_at else None}
+
+
+@bp.get("/pulkas/<uid>/shares")
+def list_shares(uid: str):
+    return jsonify({"shares": [share_json(s) for s in share_service.list_shares(store().shares, uid)]})
+
+
+@bp.post("/pulkas/<uid>/shares")
+def create_share(uid: str):
+    data = json_body()
+    share = share_service.create_share(store().shares, uid, data.get("role"), data.get("label", ""))
+    return jsonify(share_json(share)), 201
+
+
+@bp.delete("/pulkas/<uid>/shares/<share_id>")
+def delete_share(uid: str, share_id: str):
+    share_service.revoke_share(store().shares, uid, share_id)
+    return "", 204

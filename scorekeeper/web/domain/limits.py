@@ -1,0 +1,16 @@
+"""How much of each thing the app keeps. The columns of the database are these sizes, and every reader of a
+request checks them, so whatever a pulka file holds fits (FORMAT.md §1) and nothing longer reaches a query."""
+
+from __future__ import annotations
+
+from ... import pulyafile
+
+PLAYER_NAME_MAX = pulyafile.MAX_NAME
+PULKA_NAME_MAX = pulyafile.MAX_PULKA_NAME
+CURRENCY_MAX = pulyafile.MAX_CURRENCY
+USERNAME_MAX = 40
+SHARE_LABEL_MAX = 40
+IDEMPOTENCY_KEY_MAX = 100
+# The largest INTEGER column value (PostgreSQL's 32 bits; SQLite's are wider): a number beyond it, in a path,
+# a query or a body, is refused where it is read, never sent in a query that PostgreSQL refuses.
+INT_MAX = 2**31 - 1

@@ -1,0 +1,161 @@
+"""A pulka as the web layer knows it: one stored pulka replayed by the engine, the settings a table agrees
+before the first deal (checked by `read_settings` for the form, the API and import alike), and a pulka in
+the list of an account."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+
+from ... import pulyafile
+from ...engine import DealResult, Deal, Replay, Rules, RulesError, Settlement, Sheet, Text, settle
+from ...words import Msg
+from .limits import CURRENCY_MAX, PULKA_NAME_MAX
+from .reading import one_line
+from .refusals import Fault, NotFound, SettingsInvalid
+from .shares import Role
+
+Note = Mapping[str, object]  # what a write did and who did it, for the phones watching the sheet
+
+
+@dataclass(frozen=True, eq=False)
+class Pulka:
+    """A pulka as stored at one version, replayed. Immutable: one copy serves every request until the next write."""
+
+    uid: str
+    version: int
+    name: str
+    currency: str
+    players: tuple[str, ...]
+    first_dealer: int
+    rules: Rules
+    deals: tuple[Deal, ...]
+    replay: Replay
+    created_at: datetime
+    updated_at: datetime
+    owner_id: int | None = None
+    last_change: Note | None = None  # what the last write did, and who did it
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    @property
+    def sheet(self) -> Sheet:
+        return self.replay.sheet
+
+    @cached_property
+    def settlement(self) -> Settlement:
+        return settle(self.sheet, self.rules)
+
+    @property
+    def settings(self) -> Settings:
+        return Settings(self.name, self.currency, self.players, self.first_dealer, self.rules)
+
+    def result(self, number: int) -> DealResult:
+        """Deal `number` (1-based) and what it wrote; NotFound for a deal the pulka does not have."""
+        if not 1 <= number <= len(self.deals):
+            raise NotFound("deal")
+        return self.replay.results[number - 1]
+
+
+@dataclass(frozen=True)
+class Settings:
+    name: str
+    currency: str
+    players: tuple[str, ...]
+    first_dealer: int
+    rules: Rules
+
+    @property
+    def seating(self) -> tuple[tuple[str, ...], int, Rules]:
+        """What the first deal fixes: the players, the first dealer and the rules."""
+        return self.players, self.first_dealer, self.rules
+
+@dataclass(frozen=True)
+class Summary:
+    """A pulka in an account's list: the account's own, or one shared with it (the best role it holds)."""
+
+    uid: str
+    name: str
+    players: tuple[str, ...]
+    deals: int
+    updated_at: datetime
+    role: Role = Role.OWNER
+
+
+SETTING_KEYS = ("name", "currency", "players", "first_dealer", "rules")
+
+
+PULKA_OF = Msg("Pulka of {players}")
+IMPORTED_PULKA_OF = Msg("Imported pulka of {players}")
+
+
+def english(text: Text) -> str:
+    return text.text(())
+
+
+def default_name(players: Sequence[str], say: Callable[[Text], str] = english, imported: bool = False) -> str:
+    """A pulka's name after its players, in the language of `say` (the edge's: i18n.say)."""
+    return say((IMPORTED_PULKA_OF if imported else PULKA_OF)(players=", ".join(players)))[:PULKA_NAME_MAX]
+
+
+def read_settings(data: Mapping[str, object], base: Settings | None = None,
+                  say: Callable[[Text], str] = english) -> Settings:
+    """Settings from `data` (keys of SETTING_KEYS; players and the first dealer by name, rules as in the
+    pulka file), each missing key taken from `base` (a new pulka: Sochi, first player deals, a name from
+    the players). SettingsInvalid lists every problem, each on its field."""
+    faults: list[Fault] = [Fault.of("bad_format", str(key), Msg("unknown key {key}")(key=repr(str(key)[:40])))
+                           for key in data if key not in SETTING_KEYS]
+    players = base.players if base else ()
+    if "players" in data or base is None:
+        players = _players(data.get("players"), faults)
+    first_dealer = base.first_dealer if base and players == base.players else 0
+    if "first_dealer" in data:
+        dealer = data["first_dealer"]
+        if isinstance(dealer, str) and dealer in players:
+            first_dealer = players.index(dealer)
+        elif players:
+            faults.append(Fault.of("bad_players", "first_dealer", Msg("the first dealer must be one of the players")))
+    rules = base.rules if base else Rules.of("sochi")
+    if "rules" in data:
+        rules = _rules(data["rules"], faults) or rules
+    name = _text(data, "name", PULKA_NAME_MAX, faults, base.name if base else "")
+    currency = _text(data, "currency", CURRENCY_MAX, faults, base.currency if base else "")
+    if faults:
+        raise SettingsInvalid(faults)
+    return Settings(name or default_name(players, say), currency, players, first_dealer, rules)
+
+
+def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:
+    why = pulyafile.check_players(value)
+    if not why and not all(map(one_line, value)):
+        why = Msg("a player's name is one line of text, without control characters")
+    if why:
+        faults.append(Fault.of("bad_players", "players", why))
+        return ()
+    return tuple(value)
+
+
+def _rules(value: object, faults: list[Fault]) -> Rules | None:
+    if not isinstance(value, Mapping):
+        faults.append(Fault.of("bad_format", "rules", Msg("rules must be an object with a preset")))
+        return None
+    try:
+        return Rules.from_dict(value)
+    except RulesError as error:
+        faults += [Fault.of(p.code.value, f"rules.{p.field}", p.full) for p in error.problems]
+        return None
+
+
+def _text(data: Mapping[str, object], key: str, most: int, faults: list[Fault], default: str) -> str:
+    if key not in data:
+        return default
+    value = data[key]
+    if not isinstance(value, str) or len(value.strip()) > most or not one_line(value.strip()):
+        faults.append(Fault.of("bad_format", key, Msg("{key} must be one line of text of at most {most} characters")(
+            key=key, most=most)))
+        return default
+    return value.strip()

@@ -1,0 +1,43 @@
+"""Share links and the roles they give: what a caller may do with one pulka."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    """What a caller may do with one pulka, each role all that the one before may."""
+
+    VIEWER = "viewer"  # the sheet, the drawing, history, settlement, PDF and export
+    SCORER = "scorer"  # and add, edit, delete and undo deals
+    OWNER = "owner"  # and settings, renaming, deleting the pulka, share links
+
+    def allows(self, needed: Role) -> bool:
+        return _RANK[self] >= _RANK[needed]
+
+
+_RANK = {role: rank for rank, role in enumerate(Role)}
+
+
+@dataclass(frozen=True)
+class Share:
+    """A share link of a pulka; `token` is the secret part of its address."""
+
+    id: str
+    pulka_uid: str
+    token: str
+    role: Role
+    label: str
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a caller may do with one pulka, and the share link that allows it (none for the owner)."""
+
+    role: Role
+    label: str = ""  # the link's name, for the note other phones show
+    share_id: str | None = None

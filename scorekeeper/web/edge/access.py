@@ -1,0 +1,263 @@
+"""Who is calling, and what they may do: every request passes through `check` before its route runs.
+
+The caller is an account (logged in through the session cookie, or by an API token in an
+`Authorization: Bearer` header), and/or holds share links (opened in this browser, or a link's
+token as the bearer). `NEEDS` says what each route needs; a route missing from it cannot be
+served. A pulka the caller may not see answers 404, as if it did not exist; one it may see but
+not change answers 403.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from flask import Flask, current_app, g, redirect, request, session, url_for
+from flask_login import LoginManager, UserMixin, current_user
+from flask_wtf.csrf import CSRFProtect
+
+from ...words import Msg
+from ..domain.accounts import TOKEN_PREFIX, Account
+from ..domain.refusals import Forbidden, NotFound, Unauthorized
+from ..domain.shares import Role
+from ..services import accounts
+from .context import store
+from .errors import respond
+
+
+class Need(StrEnum):
+    ANYONE = "anyone"  # logging in, registering, static files, the OpenAPI document
+    ACCOUNT = "account"  # an account's own things: its list, a new pulka, an import, its password
+    ADMIN = "admin"  # the accounts of the instance
+    READ = "read"  # a pulka: its sheet, drawing, history, settlement, files
+    SCORE = "score"  # a pulka's deals
+    OWN = "own"  # a pulka's settings, name, deletion and share links
+
+
+NEEDED_ROLE = {Need.READ: Role.VIEWER, Need.SCORE: Role.SCORER, Need.OWN: Role.OWNER}
+
+NEEDS: dict[str, Need] = {
+    "static": Need.ANYONE,
+    "shell.worker": Need.ANYONE,
+    "shell.offline": Need.ANYONE,
+    "shell.outbox": Need.ANYONE,
+    # accounts
+    "pages.login": Need.ANYONE,
+    "pages.logout": Need.ANYONE,
+    "pages.register": Need.ANYONE,
+    "pages.language": Need.ANYONE,
+    "pages.account": Need.ACCOUNT,
+    "pages.admin": Need.ADMIN,
+    "pages.admin_account": Need.ADMIN,
+    # pages
+    "pages.index": Need.ACCOUNT,
+    "pages.new_pulka": Need.ACCOUNT,
+    "pages.import_pulka": Need.ACCOUNT,
+    "pages.open_share": Need.ANYONE,
+    "pages.sheet": Need.READ,
+    "pages.history": Need.READ,
+    "pages.settlement": Need.READ,
+    "pages.export": Need.READ,
+    "pages.pdf": Need.READ,
+    "pages.protocol": Need.READ,
+    "pages.new_deal": Need.SCORE,
+    "pages.edit_deal": Need.SCORE,
+    "pages.delete_deal": Need.SCORE,
+    "pages.undo": Need.SCORE,
+    "pages.restore": Need.SCORE,
+    "pages.again": Need.OWN,
+    "pages.settings": Need.OWN,
+    "pages.remove": Need.OWN,
+    "pages.shares": Need.OWN,
+    "pages.revoke_share": Need.OWN,
+    # the JSON API
+    "api.openapi": Need.ANYONE,
+    "api.create_account": Need.ANYONE,  # open registration, or the administrator: decided by the use case
+    "api.create_token": Need.ANYONE,
+    "api.revoke_token": Need.ACCOUNT,
+    "api.parameters": Need.ACCOUNT,
+    "api.players": Need.ACCOUNT,
+    "api.list_pulkas": Need.ACCOUNT,
+    "api.create_pulka": Need.ACCOUNT,
+    "api.import_pulka": Need.ACCOUNT,
+    "api.get_pulka": Need.READ,
+    "api.version": Need.READ,
+    "api.list_deals": Need.READ,
+    "api.get_deal": Need.READ,
+    "api.sheet": Need.READ,
+    "api.settlement": Need.READ,
+    "api.export": Need.READ,
+    "api.pdf": Need.READ,
+    "api.add_deal": Need.SCORE,
+    "api.preview_deal": Need.SCORE,
+    "api.edit_deal": Need.SCORE,
+    "api.delete_deal": Need.SCORE,
+    "api.undo": Need.SCORE,
+    "api.patch_pulka": Need.OWN,
+    "api.delete_pulka": Need.OWN,
+    "api.list_shares": Need.OWN,
+    "api.create_share": Need.OWN,
+    "api.delete_share": Need.OWN,
+}
+
+# What a share link may not do, by its role (the roles a link has).
+_MAY_NOT = {Role.VIEWER: Msg("a viewer link may not do this"), Role.SCORER: Msg("a scorer link may not do this")}
+
+SESSION_SHARES = "shares"  # the share links' tokens this browser has opened
+MOST_SHARES = 20
+
+
+@dataclass(frozen=True)
+class Caller:
+    account: Account | None = None
+    share_tokens: tuple[str, ...] = ()
+    bearer: str | None = None  # the token of an Authorization header: no cookie, so no CSRF to fear
+
+    @property
+    def account_id(self) -> int | None:
+        return self.account.id if self.account else None
+
+
+class User(UserMixin):
+    """An account as Flask-Login keeps it in the session."""
+
+    def __init__(self, account: Account):
+        self.account = account
+
+    def get_id(self) -> str:
+        # The epoch ends the session when the password changes or the account is disabled.
+        return f"{self.account.id}:{self.account.session_epoch}"
+
+
+def init(app: Flask) -> None:
+    """Sessions, CSRF and the check, for every request of `app`."""
+    login = LoginManager(app)
+    login.user_loader(_load_user)
+    app.config.setdefault("WTF_CSRF_CHECK_DEFAULT", False)  # `check` decides: a bearer request has no cookie
+    app.extensions["scorekeeper.csrf"] = CSRFProtect(app)
+    app.before_request(check)
+    app.register_error_handler(Unauthorized, _unauthorized)
+    app.context_processor(lambda: {"caller": g.get("caller") or Caller(), "role": role(),
+                                   "can_score": bool(role() and role().allows(Role.SCORER)),
+                                   "can_own": role() is Role.OWNER})
+
+
+def _unauthorized(error: Unauthorized):
+    """Pages send a browser without an account to the login page; the API answers 401."""
+    if request.path.startswith("/api/"):
+        response = respond(error)
+        response[0].headers["WWW-Authenticate"] = "Bearer"
+        return response
+    return redirect(url_for("pages.login", next=request.full_path if request.query_string else request.path))
+
+
+def _load_user(user_id: str) -> User | None:
+    account_id, _, epoch = user_id.partition(":")
+    if not account_id.isdigit():
+        return None
+    account = store().accounts.account(account_id=int(account_id))
+    if account is None or account.disabled or str(account.session_epoch) != epoch:
+        return None
+    return User(account)
+
+
+def caller() -> Caller:
+    return g.caller  # type: ignore[no-any-return]  # set by `check` before every route
+
+
+def me() -> int:
+    """The calling account's id, on a route that needs an account (`check` saw to it)."""
+    account = caller().account
+    assert account is not None, "a route of Need.ACCOUNT"
+    return account.id
+
+
+def check() -> None:
+    """Resolve the caller, guard against cross-site writes, and refuse what the route's need does not allow."""
+    endpoint = request.endpoint
+    if endpoint is None:
+        return  # no such route: Flask answers 404 or 405
+    need = NEEDS[endpoint]  # a route without a rule is a bug: the access test walks every route
+    g.caller = who = _caller()
+    g.role = None
+    if request.method not in ("GET", "HEAD", "OPTIONS") and _by_cookie(who):
+        # Another site could make the browser send its cookie: a write on a cookie's authority needs
+        # the CSRF token (forms carry it in a field, the app's own scripts in the X-CSRFToken header).
+        current_app.extensions["scorekeeper.csrf"].protect()
+    if need is Need.ANYONE:
+        return
+    if need in (Need.ACCOUNT, Need.ADMIN):
+        if who.account is None:
+            if who.bearer and _valid_share(who.bearer):
+                raise Forbidden(Msg("a share link's token opens its pulka only"))
+            raise Unauthorized()
+        if need is Need.ADMIN and not who.account.is_admin:
+            raise Forbidden(Msg("only the administrator manages accounts"))
+        return
+    found = store().shares.access((request.view_args or {}).get("uid", ""), who.account_id, who.share_tokens)
+    if found is None:
+        if who.bearer and who.account is None and not _valid_share(who.bearer):
+            raise Unauthorized(Msg("this token is wrong or revoked"))
+        raise NotFound()
+    g.role, g.share_label, g.share_id = found.role, found.label, found.share_id
+    if not g.role.allows(NEEDED_ROLE[need]):
+        raise Forbidden(_MAY_NOT.get(g.role) or Msg("a {role} link may not do this")(role=str(g.role)))
+
+
+def _by_cookie(who: Caller) -> bool:
+    """Whether the session cookie is what the request rests on: every page, and an API call that carries
+    no token. A bare API call (no cookie, no token) has no authority to forge."""
+    if not current_app.config.get("WTF_CSRF_ENABLED", True) or who.bearer is not None:
+        return False
+    return not request.path.startswith("/api/") or who.account is not None or bool(who.share_tokens)
+
+
+def _caller() -> Caller:
+    header = request.headers.get("Authorization")
+    if header is not None:
+        scheme, _, token = header.partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            raise Unauthorized(Msg("send Authorization: Bearer <token>"))
+        if token.startswith(TOKEN_PREFIX):
+            account = accounts.token_account(store().accounts, token)
+            if account is None:
+                raise Unauthorized(Msg("this token is wrong or revoked"))
+            return Caller(account, bearer=token)
+        # A share link's token: whether it opens the pulka of the request is the role query's to say.
+        return Caller(share_tokens=(token,), bearer=token)
+    account = current_user.account if current_user.is_authenticated else None
+    return Caller(account, tuple(session.get(SESSION_SHARES, ())))
+
+
+def _valid_share(token: str) -> bool:
+    return store().shares.share(token) is not None
+
+
+def remember_share(token: str) -> None:
+    """This browser opened a share link: it keeps working here until the owner revokes it."""
+    held = [t for t in session.get(SESSION_SHARES, []) if t != token]
+    session[SESSION_SHARES] = [*held, token][-MOST_SHARES:]
+    session.permanent = True
+
+
+def role() -> Role | None:
+    """The caller's role on the pulka of this request (None on a route without a pulka)."""
+    return g.get("role")
+
+
+def scope() -> str:
+    """Whose idempotency keys a request's key is one of: the account's, else those of the share link that
+    lets the caller in."""
+    who = caller()
+    return f"account:{who.account.id}" if who.account is not None else f"share:{g.share_id}"
+
+
+def actor() -> str:
+    """Who is writing, for the note other phones show: the account, or the share link's name."""
+    who = caller()
+    if who.account is not None:
+        return who.account.username
+    return g.get("share_label") or f"a {role() or 'shared'} link"
+
+

@@ -1,0 +1,127 @@
+"""Idempotency keys: a write sent again (a phone that never heard the answer, a double tap) is made once.
+
+A write may come with a key: the `Idempotency-Key` header, or the `idempotency_key` field that the app
+renders, fresh, into each of its forms. The key is stored with the write's answer in the write's own
+transaction (so a crash keeps both or neither), as the caller's own (its account, or the share link it
+writes through) on that route. The same request sent again with the key gets the stored answer, marked
+`Idempotent-Replayed: true`, and writes nothing, whichever server process it reaches; the key with another
+request is refused (idempotency_key_reused). A refused write stores nothing, its key included: sent again,
+it is tried again.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import secrets
+from collections.abc import Callable
+
+from flask import Response, current_app, flash, g, redirect, request
+
+from ...words import Msg
+from ..domain.idempotency import Answer, Answered, Once
+from ..domain.limits import IDEMPOTENCY_KEY_MAX
+from ..domain.pulkas import Pulka
+from ..domain.refusals import Refused
+from .access import scope
+from .context import store
+
+HEADER = "Idempotency-Key"
+FIELD = "idempotency_key"  # the forms' hidden field
+
+
+def new_key() -> str:
+    """A key for one form shown (templates call it as idempotency_key())."""
+    return secrets.token_urlsafe(16)
+
+
+def idempotent(view):
+    """A write route: the same request sent again with its key answers what the first one answered, before
+    the route runs (what the route would check may no longer hold: the deal it deleted is gone)."""
+
+    @functools.wraps(view)
+    def route(**args):
+        once = _once()
+        if once is None:
+            return view(**args)
+        try:
+            answer = store().keys.answered(once)
+            if answer is None:
+                g.once = once
+                return view(**args)
+        except Answered as made:  # sent again while the first was being written: it waited for it
+            answer = made.answer
+        response = respond(answer)
+        response.headers["Idempotent-Replayed"] = "true"
+        return response
+
+    route.idempotent = True  # the OpenAPI test finds the header documented on each of these
+    return route
+
+
+def write(make: Callable[[Once | None], Pulka], answer: Callable[[Pulka], Answer]) -> Response:
+    """Make the write (a use case, given the request's key or None) and answer it as `answer` says of the
+    pulka it made. With a key, `answer` runs in the write's transaction and is stored with the key: it must
+    not cache by the new version (a presenter of its own), as that transaction may still roll back."""
+    once = g.get("once")
+    if once is None:
+        return respond(answer(make(None)))
+    once.answer = answer
+    make(once)
+    return respond(once.given)
+
+
+def went(location: str, *flashes: tuple[str, str]) -> Answer:
+    """A form's answer: the page it leads to and the messages shown there."""
+    return Answer(302, location=location, flashes=flashes)
+
+
+def json_answer(status: int, value: object, location: str | None = None) -> Answer:
+    return Answer(status, current_app.json.dumps(value), location)
+
+
+def respond(answer: Answer) -> Response:
+    """The answer as a response: a page's redirect with its messages, or the API's JSON."""
+    for category, message in answer.flashes:
+        flash(message, category)
+    if 300 <= answer.status < 400:
+        return redirect(answer.location, answer.status)
+    response = Response(answer.body, answer.status, mimetype="application/json")
+    if answer.location:
+        response.headers["Location"] = answer.location
+    return response
+
+
+def _once() -> Once | None:
+    """The request's key, or None: none sent, or a request that writes nothing (showing a form, a preview)."""
+    if request.method in ("GET", "HEAD") or request.form.get("action") == "preview":
+        return None
+    key = request.headers.get(HEADER) or request.form.get(FIELD)
+    if not key:
+        return None
+    if len(key) > IDEMPOTENCY_KEY_MAX or not (key.isascii() and key.isprintable()):
+        raise Refused(Msg("an idempotency key is 1 to {most} printable ASCII characters")(most=IDEMPOTENCY_KEY_MAX),
+                      HEADER)
+    return Once(scope(), f"{request.method} {request.path}", key, _fingerprint())
+
+
+def _fingerprint() -> str:
+    """The request as a hash, to tell the same request sent again from another one under the same key: the
+    query, and the JSON body however it is spaced and its keys ordered, or the form's fields (but the CSRF
+    token and the key) and files."""
+    parts: list[object] = [sorted(request.args.items(multi=True))]
+    if request.is_json:
+        data = request.get_json(silent=True)
+        parts.append(request.get_data(as_text=True) if data is None else data)
+    else:
+        parts.append(sorted((name, value) for name, value in request.form.items(multi=True)
+                            if name not in ("csrf_token", FIELD)))
+        parts.append(sorted((name, _digest(upload.stream)) for name, upload in request.files.items(multi=True)))
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def _digest(stream) -> str:
+    digest = hashlib.sha256(stream.read()).hexdigest()  # a body is at most MAX_CONTENT_LENGTH
+    stream.seek(0)  # the route reads the file after
+    return digest

@@ -1,0 +1,56 @@
+"""A pulka version's presenter for the request (shared by every request of this process that reads that
+version in that language), and the answers built of what it shows: files, share addresses, a busy PDF."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from flask import Response, current_app, url_for
+
+from ...words import Msg
+from ..domain.pulkas import Pulka
+from ..domain.refusals import ErrorCode, Refused
+from ..store.cache import Section
+from ..views.gate import Busy, Gate
+from ..views.pulkas import Presenter
+from . import errors
+from .i18n import language
+
+# Seconds: about what a 1,000-deal PDF takes, by when one of the PDFs ahead is likely done.
+RETRY_AFTER = 5
+
+
+def presenter(pulka: Pulka) -> Presenter:
+    """The presenter of this pulka version in the request's language."""
+    cache = cast(Section[Presenter], current_app.extensions["scorekeeper.presenters"])
+    key = (pulka.uid, pulka.version, language())
+    return cache.get(key) or cache.put(key, fresh(pulka))
+
+
+def fresh(pulka: Pulka) -> Presenter:
+    """A presenter of its own, in the request's language: for the answer of a write, which is built in the
+    write's transaction and must not be kept by a version that may still roll back."""
+    return Presenter(pulka, language(), gate())
+
+
+def gate() -> Gate:
+    return cast(Gate, current_app.extensions["scorekeeper.pdf"])
+
+
+def download(data: str | bytes, mimetype: str, filename: str) -> Response:
+    return Response(data, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def share_url(token: str) -> str:
+    """The address a share link's QR code carries (behind a proxy, ProxyFix makes it the public one)."""
+    return url_for("pages.open_share", token=token, _external=True)
+
+
+def busy(error: Busy) -> Response:
+    """503 and when to try again: a PDF asked for while the server makes as many as it makes at once, and as
+    many more wait their turn. Turned away rather than queued, so that PDFs never hold every server thread."""
+    body, status = errors.respond(Refused(Msg("The server is making other PDFs just now; try again in a few "
+                                              "seconds."), code=ErrorCode.BUSY))
+    response = current_app.make_response((body, status))
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response

@@ -1,0 +1,55 @@
+"""What guards every answer: the security headers, a session cookie marked Secure over HTTPS, and a
+database that refuses for a while answered as 503 rather than 500."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, current_app, request
+from flask.sessions import SecureCookieSessionInterface
+from sqlalchemy.exc import SQLAlchemyError
+
+from ..domain.refusals import CannotSave
+from ..store.db import cannot_save, reason
+from . import errors
+
+# Scripts, styles, fonts and images from this server only, nothing inline (no injected markup can run),
+# no page of this app inside another site's frame, and no address of a page leaked to another site.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+                               "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+                               "form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
+
+
+def security_headers(response: Response) -> Response:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def database_refused(error: SQLAlchemyError) -> errors.Reply:
+    """A database that refuses for a while (db.cannot_save: a full disk, a read-only database, a lock held
+    too long, a lost connection) answers 503 cannot_save, as a page or as JSON: the transaction was rolled
+    back, so nothing was saved, and the client may send the write again (with its idempotency key, safely).
+    Handled here, by the exception's type, it is one place for every request, whichever query meets it: the
+    access check's, a deal's, an account's. Any other database error is a bug: raised again, it is logged
+    and answered 500."""
+    if not cannot_save(error):
+        raise error
+    current_app.logger.warning("%s %s: the database refused: %s", request.method, request.path, reason(error))
+    return errors.respond(CannotSave(reading=request.method in ("GET", "HEAD")))
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is marked Secure whenever the page came over HTTPS (behind a proxy too)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return super().get_cookie_secure(app) or request.is_secure
+
+
+def init(app: Flask) -> None:
+    app.session_interface = SessionInterface()
+    app.after_request(security_headers)
+    app.register_error_handler(SQLAlchemyError, database_refused)

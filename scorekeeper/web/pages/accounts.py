@@ -1,0 +1,145 @@
+"""The account pages: log in, log out, register, the language, the password; the administrator's accounts."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import current_app, flash, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+from flask_login import login_user, logout_user
+
+from ...words import Msg
+from ..domain.accounts import Account
+from ..domain.refusals import Refused
+from ..edge import i18n
+from ..edge.access import User, caller
+from ..edge.context import store
+from ..edge.errors import STATUS, field_errors
+from ..edge.forms import AccountForm, ConfirmForm, LoginForm, PasswordForm
+from ..services import accounts as account_service
+from .blueprint import bp
+
+
+def sign_in(account) -> None:
+    """The session keeps the account for a year in this browser (a phone at the table stays signed in)."""
+    session.permanent = True
+    login_user(User(account))
+
+
+def registration_open() -> bool:
+    return current_app.config["REGISTRATION"] == "open"
+
+
+def _next() -> str:
+    """Where to go after logging in or switching the language: a path on this site only."""
+    target = request.values.get("next") or ""
+    parts = urlsplit(target)
+    return target if target.startswith("/") and not target.startswith("//") and not parts.netloc else url_for(
+        "pages.index")
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    form = LoginForm()
+    if request.method == "GET":
+        return render_template("login.html", form=form, errors={}, open=registration_open())
+    try:
+        account = account_service.authenticate(store().accounts, form.username.data, form.password.data,
+                                        request.remote_addr or "")
+    except Refused as error:
+        return render_template("login.html", form=form, errors=field_errors(error), open=registration_open()), \
+            STATUS[error.code]
+    sign_in(account)
+    return redirect(_next())
+
+
+@bp.post("/logout")
+def logout():
+    logout_user()
+    flash(gettext("Logged out."))
+    return redirect(url_for("pages.login"))
+
+
+@bp.post("/language")
+def language():
+    """The switch on every page: remembered by this browser, and by the account when logged in."""
+    choice = i18n.chosen(request.form.get("language"))
+    if choice is None:
+        raise Refused(Msg("the language is one of {choices}")(choices=", ".join(i18n.LANGUAGES)), "language")
+    if (who := caller().account) is not None:
+        account_service.set_language(store().accounts, who, choice)
+    response = redirect(_next(), 303)
+    response.set_cookie(i18n.COOKIE, choice, max_age=365 * 24 * 3600, samesite="Lax", httponly=True,
+                        secure=request.is_secure)
+    return response
+
+
+@bp.route("/register", methods=["GET", "POST"])
+def register():
+    form = AccountForm()
+    if not registration_open():
+        return render_template("register.html", form=form, errors={}, closed=True), STATUS["registration_closed"]
+    if request.method == "GET":
+        return render_template("register.html", form=form, errors={})
+    try:
+        account = account_service.register(store().accounts, form.username.data, form.password.data, open_registration=True)
+    except Refused as error:
+        return render_template("register.html", form=form, errors=field_errors(error)), STATUS[error.code]
+    sign_in(account)
+    flash(gettext("Welcome, %(name)s.", name=account.username)
+          + (" " + gettext("This account administers the server.") if account.is_admin else ""))
+    return redirect(url_for("pages.index"))
+
+
+@bp.route("/account", methods=["GET", "POST"])
+def account():
+    form = PasswordForm()
+    who = caller().account
+    if request.method == "POST":
+        try:
+            account_service.change_password(store().accounts, who, form.current.data, form.new.data)
+        except Refused as error:
+            return render_template("account.html", form=form, errors=field_errors(error)), STATUS[error.code]
+        # The password change ended every session, this one too: it starts again at the new epoch.
+        sign_in(store().accounts.account(account_id=who.id))
+        flash(gettext("Password changed; every other browser and API token is signed out."))
+        return redirect(url_for("pages.account"))
+    return render_template("account.html", form=form, errors={})
+
+
+@bp.route("/admin", methods=["GET", "POST"])
+def admin():
+    """Every account; a new one (how accounts are made while registration is closed)."""
+    form = AccountForm()
+    errors: dict[str, list[str]] = {}
+    status = 200
+    if request.method == "POST":
+        try:
+            made = account_service.register(store().accounts, form.username.data, form.password.data,
+                                     open_registration=registration_open(), by=caller().account)
+            flash(gettext("Account %(name)s created.", name=made.username))
+            return redirect(url_for("pages.admin"))
+        except Refused as error:
+            errors, status = field_errors(error), STATUS[error.code]
+    return render_template("admin.html", form=form, errors=errors, accounts=store().accounts.accounts(),
+                           confirm=ConfirmForm(), open=registration_open()), status
+
+
+@bp.post("/admin/accounts/<int:account_id>")
+def admin_account(account_id: int):
+    """Disable or enable an account, or set its password."""
+    action = request.form.get("action")
+    try:
+        if action in ("disable", "enable"):
+            account_service.set_disabled(store().accounts, caller().account, account_id, action == "disable")
+            flash(gettext("Account disabled.") if action == "disable" else gettext("Account enabled."))
+        elif action == "password":
+            account_service.reset_password(store().accounts, account_id, request.form.get("password", ""))
+            flash(gettext("Password set; the account's sessions and tokens are signed out."))
+        else:
+            raise Refused(Msg("choose disable, enable or password"), "action")
+    except Refused as error:
+        flash(i18n.say(error), "error")
+        return redirect(url_for("pages.admin")), 303
+    return redirect(url_for("pages.admin"))

@@ -1,0 +1,190 @@
+"""A pulka's deals: entering one, editing or deleting any, undo and restore, the history."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import current_app, flash, make_response, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+from ... import pulyafile
+from ...words import Msg
+from ..domain.deals import deal_from_fields, fields_of
+from ..domain.idempotency import Answer
+from ..domain.pulkas import Pulka
+from ..domain.reading import read_deal
+from ..domain.refusals import Refused, VersionConflict
+from ..edge import i18n
+from ..edge.access import actor
+from ..edge.context import store
+from ..edge.errors import STATUS, field_errors
+from ..edge.forms import ConfirmForm, DealForm
+from ..edge.idempotency import idempotent, went, write
+from ..edge.presenting import fresh, presenter
+from ..services import deals as deal_service
+from ..services import pulkas as pulka_service
+from ..views.deals import written
+from .blueprint import bp
+from .pulkas import RESTORE, sheet
+
+
+@bp.post("/p/<uid>/undo")
+@idempotent
+def undo(uid: str):
+    before = pulka_service.get_pulka(store().pulkas, uid)
+
+    def offered(pulka: Pulka) -> Answer:
+        # Never lost silently: the sheet the undo opens offers the deal back (a plain form, so without
+        # JavaScript too), exactly as it was stored, to be written on the version the undo made. It travels
+        # as a message of its own kind, so a repeated undo request (its idempotency key) offers it again.
+        offer = {"number": len(before.deals), "version": pulka.version,
+                 "deal": json.dumps(pulyafile.deal_to_json(before.deals[-1], before.players))}
+        return went(url_for(".sheet", uid=uid), (RESTORE, json.dumps(offer)))
+
+    try:
+        # Against the version read here when the page sent none: the deal offered back is the one taken.
+        expected = ConfirmForm().expected(before.version)
+        return write(lambda once: deal_service.undo(store().pulkas, uid, expected, actor(), once), offered)
+    except Refused as error:
+        if error.code == "not_found":
+            raise
+        flash(i18n.say(error), "error")
+        return redirect(url_for(".sheet", uid=uid)), 303
+
+
+@bp.post("/p/<uid>/restore")
+@idempotent
+def restore(uid: str):
+    """The deal an undo took back, added again as it was; refused (409, on the sheet as it is now) when the pulka
+    changed since the undo, like any stale save."""
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    number = len(pulka.deals) + 1
+    try:
+        # The app's parser (inputs.JSONProvider): too deep a nesting is malformed JSON too.
+        deal = read_deal(current_app.json.loads(request.form.get("deal") or "null"), pulka.players, number)
+        expected = ConfirmForm().expected()
+        return write(lambda once: deal_service.add_deal(store().pulkas, uid, deal, expected, actor(), once),
+                     lambda saved: went(url_for(".sheet", uid=uid), ("message", gettext(
+                         "Deal %(number)d restored: %(lines)s.", number=number,
+                         lines="; ".join(fresh(saved).deal(number)["summary"])))))
+    except ValueError:
+        raise Refused(Msg("the deal to restore is not a pulya/1 deal")) from None
+    except VersionConflict as error:
+        flash(gettext("Not restored: %(why)s.", why=i18n.say(error)), "error")
+        response = make_response(sheet(uid))
+        response.status_code = STATUS[error.code]
+        return response
+
+
+# -- entering and editing a deal ------------------------------------------------------------
+
+
+def _deal_page(pulka: Pulka, number: int, data: dict[str, Any], errors: dict[str, list[str]],
+               preview: list[dict[str, str]] | None = None, status: int = 200):
+    form = DealForm(formdata=None)
+    form.version.data = pulka.version
+    return render_template("deal_form.html", pulka=pulka, form=form, data=data, errors=errors, preview=preview,
+                           **presenter(pulka).deal_form(number)), status
+
+
+def _deal_post(pulka: Pulka, number: int):
+    """Preview or save the deal form as deal `number` (a new deal when it is one past the last)."""
+    form = DealForm()
+    data = form.fields()
+    editing = number <= len(pulka.deals)
+    try:
+        deal = deal_from_fields(data, pulka.replay.sheet_before(number), pulka.rules)
+        if request.form.get("action") == "preview":
+            result = deal_service.preview(pulka, deal, number if editing else None)
+            return _deal_page(pulka, number, data, {}, written(result.entries, pulka.players, i18n.language()))
+        # The deal was read on the sheet of this version: it is written on that version or not at all.
+        expected, by = form.expected(pulka.version), actor()
+        if editing:
+            return write(lambda once: deal_service.edit_deal(store().pulkas, pulka.uid, number, deal, expected, by, once),
+                         lambda saved: _deal_saved(pulka, saved, number))
+        return write(lambda once: deal_service.add_deal(store().pulkas, pulka.uid, deal, expected, by, once),
+                     lambda saved: _deal_saved(pulka, saved, len(saved.deals)))
+    except VersionConflict as error:
+        # Show the form again on the pulka as it is now: a new deal becomes the next one.
+        now = pulka_service.get_pulka(store().pulkas, pulka.uid)
+        if editing:
+            now.result(number)
+        return _deal_page(now, number if editing else len(now.deals) + 1, data, {"": [i18n.say(error)]},
+                          status=STATUS[error.code])
+    except Refused as error:
+        if error.code == "not_found":
+            raise
+        return _deal_page(pulka, number, data, field_errors(error), status=STATUS[error.code])
+
+
+def _deal_saved(before: Pulka, saved: Pulka, number: int) -> Answer:
+    """To the next deal's form (the sheet after an edit or the last deal), saying what deal `number` wrote."""
+    shown = fresh(saved).deal(number)
+    message = gettext("Deal %(number)d saved: %(lines)s", number=number, lines="; ".join(shown["summary"]))
+    if shown["pulya_closed"]:
+        message += ". " + gettext("%(names)s closed the pulya", names=", ".join(shown["pulya_closed"]))
+    flashes = [("message", message + ("" if message.endswith(".") else "."))]
+    if saved.sheet.finished and not before.sheet.finished:
+        flashes.append(("finished", gettext("The pulka is finished. See the settlement.")))
+    if number <= len(before.deals) or saved.sheet.finished:  # an edit, or the end: the sheet
+        return went(url_for(".sheet", uid=before.uid), *flashes)
+    # The next deal follows at once: its form, with what this one wrote at the top.
+    return went(url_for(".new_deal", uid=before.uid), *flashes)
+
+
+@bp.route("/p/<uid>/deal", methods=["GET", "POST"])
+@idempotent
+def new_deal(uid: str):
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    number = len(pulka.deals) + 1
+    if request.method == "POST":
+        return _deal_post(pulka, number)
+    if pulka.sheet.finished:
+        flash(gettext("The pulka is finished: no more deals. You can still edit or delete earlier ones."), "error")
+        return redirect(url_for(".sheet", uid=uid))
+    # Both defenders pass unless tapped otherwise: the commonest words cost no tap.
+    defaults = {"type": "game", "open": "closed"} | {f"w{seat}": "pass" for seat in pulka.sheet.active}
+    return _deal_page(pulka, number, defaults, {})
+
+
+@bp.route("/p/<uid>/deals/<int:number>/edit", methods=["GET", "POST"])
+@idempotent
+def edit_deal(uid: str, number: int):
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    result = pulka.result(number)
+    if request.method == "POST":
+        return _deal_post(pulka, number)
+    return _deal_page(pulka, number, fields_of(result.deal), {})
+
+
+@bp.route("/p/<uid>/deals/<int:number>/delete", methods=["GET", "POST"])
+@idempotent
+def delete_deal(uid: str, number: int):
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    shown = presenter(pulka).deal(number)
+    form = ConfirmForm()
+    page = dict(pulka=pulka, form=form, title=gettext("Delete deal %(number)d?", number=number),
+                message=gettext("Deal %(number)d (%(deal)s) is removed and every later deal is scored again. The "
+                                "later deals keep their dealer order, so a deal that no longer fits makes the "
+                                "deletion refused.", number=number, deal=shown["text"]),
+                action=url_for(".delete_deal", uid=uid, number=number),
+                button=gettext("Delete deal %(number)d", number=number))
+    if request.method == "POST":
+        try:
+            expected = form.expected()
+            return write(lambda once: deal_service.delete_deal(store().pulkas, uid, number, expected, actor(), once),
+                         lambda _: went(url_for(".history", uid=uid),
+                                         ("message", gettext("Deal %(number)d deleted; the sheet is scored again.",
+                                                             number=number))))
+        except Refused as error:
+            return render_template("confirm.html", error=i18n.say(error), **page), STATUS[error.code]
+    form.version.data = pulka.version
+    return render_template("confirm.html", **page)
+
+
+@bp.get("/p/<uid>/history")
+def history(uid: str):
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    return render_template("history.html", pulka=pulka, deals=presenter(pulka).protocol, undo=ConfirmForm())

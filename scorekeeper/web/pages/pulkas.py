@@ -1,0 +1,212 @@
+"""A pulka's pages: the list, a new one (or the same table again), its settings and deletion, the sheet, the
+settlement, its files, and an import."""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import StrEnum
+
+from flask import (current_app, flash, get_flashed_messages, make_response, redirect, render_template, request,
+                   session, url_for)
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext, ngettext
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
+
+from ...engine import PARAMETERS, PRESETS, Kind, Parameter, choice_title, json_value
+from ..domain.idempotency import Answer
+from ..domain.limits import PULKA_NAME_MAX
+from ..domain.pulkas import Pulka, read_settings
+from ..domain.reading import read_pulka_file
+from ..domain.refusals import Refused
+from ..edge import i18n
+from ..edge.access import actor, me, role
+from ..edge.context import store
+from ..edge.errors import STATUS, field_errors
+from ..edge.forms import ADVANCED, ConfirmForm, ImportForm, PulkaForm, bounds, form_field, text_of
+from ..edge.idempotency import idempotent, new_key, went, write
+from ..edge.presenting import download, presenter
+from ..services import pulkas as pulka_service
+from ..views.filters import orientation_of
+from ..views.pulkas import card
+from .blueprint import bp
+
+ORIENTATION_COOKIE = "orientation"
+RESTORE = "restore"  # the kind of message that carries the deal an undo took back, offered on the sheet
+# Stand for the CSRF token and for each form's idempotency key in a cached page; each request puts its own in.
+_TOKEN = "\x00csrf-token\x00"
+_KEY = "\x00idempotency-key\x00"
+
+
+@bp.get("/")
+def index():
+    return render_template("index.html", pulkas=[card(summary, pulka) for summary, pulka
+                                                 in pulka_service.pulkas_as_they_stand(store().pulkas, me())])
+
+
+# -- a new pulka, and its settings ---------------------------------------------------------
+
+
+def _presets_json() -> str:
+    return json.dumps({preset.value: {p.name: json_value(getattr(rules, p.name)) for p in PARAMETERS}
+                       for preset, rules in PRESETS.items()})
+
+
+def _choices(p: Parameter) -> list[tuple[str, str]]:
+    """A choice parameter's options: each value, and how players say it in the page's language."""
+    return [(text_of(c), i18n.say(choice_title(c)) if isinstance(c, StrEnum) else text_of(c)) for c in p.choices]
+
+
+def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka | None = None, status: int = 200):
+    return render_template("pulka_form.html", form=form, errors=errors, pulka=pulka, advanced=ADVANCED, Kind=Kind,
+                           say=i18n.say,  # a parameter's title, meaning and domain in the page's language
+                           advanced_open=any(field.startswith("p_") for field in errors),
+                           choices=_choices, bounds=bounds,
+                           presets=PRESETS, presets_json=_presets_json(),
+                           known=pulka_service.player_names(store().pulkas, me()), frozen=bool(pulka and pulka.deals)), status
+
+
+@bp.route("/new", methods=["GET", "POST"])
+@idempotent
+def new_pulka():
+    form = PulkaForm()
+    if request.method == "GET":
+        form.fill_rules(PRESETS[form.preset.data or "sochi"])
+        form.currency.data = i18n.DEFAULT_CURRENCY[i18n.language()]
+        return _settings_page(form, {})
+
+    def started(pulka: Pulka) -> Answer:
+        return went(url_for(".sheet", uid=pulka.uid), ("message", gettext(
+            "%(name)s: %(dealer)s deals first. Enter the deals as they end.",
+            name=pulka.name, dealer=pulka.players[pulka.first_dealer])))
+
+    try:
+        settings = read_settings(form.settings_data(), say=i18n.say)
+        return write(lambda once: pulka_service.create_pulka(store().pulkas, me(), settings, once=once), started)
+    except Refused as error:
+        return _settings_page(form, field_errors(error, form_field), status=STATUS[error.code])
+
+
+@bp.post("/p/<uid>/again")
+@idempotent
+def again(uid: str):
+    """"Same players again": a new pulka with this one's seats and rules, opened at once."""
+    return write(lambda once: pulka_service.again(store().pulkas, me(), uid, once),
+                 lambda pulka: went(url_for(".sheet", uid=pulka.uid), ("message", gettext(
+                     "A new pulka for the same table: %(dealer)s deals first.",
+                     dealer=pulka.players[pulka.first_dealer]))))
+
+
+@bp.route("/p/<uid>/settings", methods=["GET", "POST"])
+def settings(uid: str):
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    form = PulkaForm()
+    if request.method == "GET":
+        form.version.data = pulka.version
+        form.fill(pulka.name, pulka.currency, pulka.players, pulka.first_dealer, pulka.rules)
+        return _settings_page(form, {}, pulka)
+    try:
+        data = form.names_and_currency() if pulka.deals else form.settings_data()
+        pulka_service.change_settings(store().pulkas, uid, read_settings(data, pulka.settings), form.expected(pulka.version),
+                                 actor())
+    except Refused as error:
+        return _settings_page(form, field_errors(error, form_field), pulka, STATUS[error.code])
+    flash(gettext("Settings saved."))
+    return redirect(url_for(".sheet", uid=uid))
+
+
+@bp.route("/p/<uid>/remove", methods=["GET", "POST"])
+def remove(uid: str):
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    form = ConfirmForm()
+    if request.method == "POST":
+        pulka_service.delete_pulka(store().pulkas, uid)
+        flash(gettext("%(name)s was deleted.", name=pulka.name))
+        return redirect(url_for(".index"))
+    return render_template("confirm.html", pulka=pulka, form=form, title=gettext("Delete %(name)s?", name=pulka.name),
+                           message=ngettext("The pulka and its %(num)d deal are deleted for good. Export it first if "
+                                            "you may want it back.",
+                                            "The pulka and its %(num)d deals are deleted for good. Export it first if "
+                                            "you may want it back.", len(pulka.deals)),
+                           action=url_for(".remove", uid=uid), button=gettext("Delete the pulka"))
+
+
+# -- the sheet, the settlement, the files ----------------------------------------------------------
+
+
+@bp.get("/p/<uid>")
+def sheet(uid: str):
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    view = presenter(pulka)
+    chosen = request.args.get("orientation")
+    orientation = orientation_of(chosen or request.cookies.get(ORIENTATION_COOKIE))
+
+    def render(token: str | None = None, once: str | None = None) -> str:
+        offers = get_flashed_messages(category_filter=[RESTORE]) if token is None else []
+        return render_template("sheet.html", pulka=pulka, view=view.sheet, balances=view.balances, token=token,
+                               once=once, orientation=orientation, drawing=Markup(view.drawing(orientation)),
+                               restore=json.loads(offers[-1]) if offers else None)
+
+    if session.get("_flashes") or not current_app.config.get("PAGE_CACHE", True):
+        page = render()  # a page with messages is this request's own
+    else:
+        key = ("sheet.html", orientation, role())  # a viewer's page has no buttons to change the pulka
+        page = view.page(key, lambda: render(_TOKEN, _KEY)).replace(_TOKEN, generate_csrf())
+        page = re.sub(_KEY, lambda _: new_key(), page)
+    response = make_response(page)
+    if chosen == orientation:
+        # Remembered for every pulka, so the sheet keeps its turn after each deal's redirect.
+        response.set_cookie(ORIENTATION_COOKIE, orientation, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+@bp.get("/p/<uid>/settlement")
+def settlement(uid: str):
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    view = presenter(pulka)
+    return render_template("settlement.html", pulka=pulka, view=view.settlement, balances=view.balances)
+
+
+@bp.get("/p/<uid>/export")
+def export(uid: str):
+    view = presenter(pulka_service.get_pulka(store().pulkas, uid))
+    return download(view.export, "application/json", view.filename("pulya.json"))
+
+
+@bp.get("/p/<uid>/pulka.pdf")
+def pdf(uid: str):
+    view = presenter(pulka_service.get_pulka(store().pulkas, uid))
+    return download(view.pdf(orientation_of(request.args.get("orientation"))), "application/pdf",
+                    view.filename("pdf"))
+
+
+@bp.get("/p/<uid>/protocol.csv")
+def protocol(uid: str):
+    view = presenter(pulka_service.get_pulka(store().pulkas, uid))
+    return download(view.csv, "text/csv", view.filename("csv"))
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@idempotent
+def import_pulka():
+    form = ImportForm()
+    if request.method == "GET":
+        return render_template("import.html", form=form, error=None)
+    upload = request.files.get("file")
+    text = upload.read() if upload and upload.filename else (form.text.data or "").encode()
+    if not text.strip():
+        return render_template("import.html", form=form, error=gettext("Choose a pulka file or paste its text.")), 400
+    name = (form.name.data or "").strip()
+    try:
+        file = read_pulka_file(text)
+        if not name and not file.name and upload and upload.filename:  # a file without a name of its own
+            name = upload.filename.rsplit(".pulya", 1)[0].rsplit(".json", 1)[0]
+        return write(lambda once: pulka_service.import_pulka(store().pulkas, me(), file, name[:PULKA_NAME_MAX], once,
+                                                         i18n.say),
+                     lambda pulka: went(url_for(".sheet", uid=pulka.uid),
+                                         ("message", ngettext("Imported %(name)s: %(num)d deal.",
+                                                              "Imported %(name)s: %(num)d deals.",
+                                                              len(pulka.deals), name=pulka.name))))
+    except Refused as error:
+        return render_template("import.html", form=form, error=i18n.say(error)), STATUS[error.code]

@@ -1,0 +1,53 @@
+"""A pulka's share links, each as an address and a QR code to scan across the table, and opening one."""
+
+from __future__ import annotations
+
+from flask import flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+from ..domain.refusals import Refused
+from ..edge.access import caller, remember_share
+from ..edge.context import store
+from ..edge.errors import STATUS, field_errors
+from ..edge.forms import ConfirmForm, ShareForm
+from ..edge.presenting import share_url
+from ..services import pulkas as pulka_service
+from ..services import shares as share_service
+from ..views.shares import qr_svg
+from .blueprint import bp
+
+
+@bp.route("/p/<uid>/shares", methods=["GET", "POST"])
+def shares(uid: str):
+    """The pulka's share links, each as an address and a QR code to scan across the table."""
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    form = ShareForm()
+    errors: dict[str, list[str]] = {}
+    status = 200
+    if request.method == "POST":
+        try:
+            made = share_service.create_share(store().shares, uid, form.role.data, form.label.data or "")
+            flash(gettext("A viewer link is ready: let them scan it.") if made.role == "viewer"
+                  else gettext("A scorer link is ready: let them scan it."))
+            return redirect(url_for(".shares", uid=uid, _anchor=f"share-{made.id}"))
+        except Refused as error:
+            errors, status = field_errors(error), STATUS[error.code]
+    links = [(share, share_url(share.token)) for share in share_service.list_shares(store().shares, uid)]
+    return render_template("shares.html", pulka=pulka, form=form, errors=errors, links=links, qr=qr_svg,
+                           revoke=ConfirmForm()), status
+
+
+@bp.post("/p/<uid>/shares/<share_id>/revoke")
+def revoke_share(uid: str, share_id: str):
+    share_service.revoke_share(store().shares, uid, share_id)
+    flash(gettext("The link is revoked: it no longer opens the pulka, on any phone."))
+    return redirect(url_for(".shares", uid=uid))
+
+
+@bp.get("/s/<token>")
+def open_share(token: str):
+    """A share link: this browser may see (or score) the pulka from now on, with or without an account."""
+    share = share_service.open_share(store().shares, token, caller().account_id)
+    remember_share(token)
+    return redirect(url_for(".sheet", uid=share.pulka_uid))

@@ -1,0 +1,162 @@
+"""Accounts: registering, logging in (with a limit on failures), passwords, API tokens.
+
+Passwords are hashed with argon2id; API tokens are random and only their SHA-256 is stored, so a copy of
+the database opens nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from functools import cache
+from typing import Protocol
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from ...words import Msg
+from ..domain.accounts import (FAILURES_PER_ACCOUNT, FAILURES_PER_ADDRESS, TOKEN_PREFIX, WINDOW, Account,
+                               check_password, check_username, username_key)
+from ..domain.refusals import AccountInvalid, NotFound, RegistrationClosed, TooManyAttempts, Unauthorized
+
+# argon2-cffi's defaults: argon2id, the RFC 9106 low-memory profile (64 MiB, 3 passes).
+HASHER = PasswordHasher()
+
+
+class AccountRepository(Protocol):
+    def create_account(self, username: str, password_hash: str) -> Account:
+        """A new account; the first of the instance is its administrator (AccountInvalid: the name is taken)."""
+
+    def account(self, *, account_id: int | None = None, username: str | None = None,
+                token_hash: str | None = None) -> Account | None:
+        """An account by its id, its username, or the hash of one of its API tokens."""
+
+    def password_hash(self, account_id: int) -> str: ...
+
+    def accounts(self) -> list[tuple[Account, int]]:
+        """Every account with the number of its pulkas."""
+
+    def update_account(self, account_id: int, *, password_hash: str | None = None, disabled: bool | None = None,
+                       language: str | None = None, end_sessions: bool = False) -> None:
+        """Change what is given; `end_sessions` signs out every browser and API token (NotFound: no account)."""
+
+    def add_token(self, account_id: int, token_hash: str) -> None: ...
+
+    def delete_token(self, token_hash: str) -> None: ...
+
+    def failures(self, keys: Sequence[str], since: datetime) -> dict[str, int]:
+        """Failed log-ins since `since`, by key."""
+
+    def record_failure(self, keys: Sequence[str], older_than: datetime) -> None:
+        """Count a failed log-in under each key (and drop what is older than the window)."""
+
+    def forget_failures(self, key: str) -> None: ...
+
+    def claim(self, account_id: int) -> int:
+        """Give the pulkas and players from before accounts to the account; how many pulkas it got."""
+
+
+def register(accounts: AccountRepository, username: object, password: object, *, open_registration: bool,
+             by: Account | None = None) -> Account:
+    """A new account: while registration is open anyone may make one; otherwise only the administrator."""
+    if not open_registration and not (by and by.is_admin):
+        raise RegistrationClosed()
+    if not isinstance(username, str) or not isinstance(password, str):
+        raise AccountInvalid(Msg("send a username and a password as text"), "username")
+    return accounts.create_account(check_username(username), HASHER.hash(check_password(password)))
+
+
+def authenticate(accounts: AccountRepository, username: object, password: object, address: str) -> Account:
+    """The account whose password this is; Unauthorized otherwise, TooManyAttempts after too many failures."""
+    name = username if isinstance(username, str) else ""
+    keys = {"account": f"account:{username_key(name)}", "address": f"address:{address}"}
+    counts = accounts.failures(list(keys.values()), datetime.now(timezone.utc) - WINDOW)
+    if (counts.get(keys["account"], 0) >= FAILURES_PER_ACCOUNT
+            or counts.get(keys["address"], 0) >= FAILURES_PER_ADDRESS):
+        raise TooManyAttempts(int(WINDOW.total_seconds() // 60))
+    account = accounts.account(username=name) if name else None
+    if not isinstance(password, str) or not _verify(accounts, account, password) or account is None:
+        accounts.record_failure(list(keys.values()), datetime.now(timezone.utc) - WINDOW)
+        raise Unauthorized(Msg("wrong username or password"))
+    if account.disabled:
+        raise Unauthorized(Msg("this account is disabled: ask the administrator"))
+    accounts.forget_failures(keys["account"])
+    return account
+
+
+def _verify(accounts: AccountRepository, account: Account | None, password: str) -> bool:
+    # Without an account a stand-in hash is checked all the same, so the time taken does not tell
+    # whether a username exists.
+    stored = accounts.password_hash(account.id) if account is not None else _stand_in()
+    try:
+        HASHER.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return False
+    if account is not None and HASHER.check_needs_rehash(stored):
+        accounts.update_account(account.id, password_hash=HASHER.hash(password))
+    return True
+
+
+@cache
+def _stand_in() -> str:
+    return HASHER.hash(secrets.token_urlsafe(16))
+
+
+def change_password(accounts: AccountRepository, account: Account, current: object, new: object) -> None:
+    """A new password; every other browser and API token of the account is signed out."""
+    if not isinstance(current, str) or not _verify(accounts, account, current):
+        raise AccountInvalid(Msg("the current password is not right"), "current")
+    new_hash = HASHER.hash(check_password(new if isinstance(new, str) else "", "new"))
+    accounts.update_account(account.id, password_hash=new_hash, end_sessions=True)
+
+
+# -- the administrator ---------------------------------------------------------------------------
+
+
+def reset_password(accounts: AccountRepository, account_id: int, new: object) -> None:
+    new_hash = HASHER.hash(check_password(new if isinstance(new, str) else ""))
+    accounts.update_account(account_id, password_hash=new_hash, end_sessions=True)
+
+
+def set_language(accounts: AccountRepository, account: Account, language: str) -> None:
+    accounts.update_account(account.id, language=language)
+
+
+def set_disabled(accounts: AccountRepository, admin: Account, account_id: int, disabled: bool) -> None:
+    """Disable (or enable again) an account: a disabled one cannot log in and its sessions end."""
+    if account_id == admin.id:
+        raise AccountInvalid(Msg("the administrator cannot disable his own account"), "account")
+    accounts.update_account(account_id, disabled=disabled, end_sessions=disabled)
+
+
+def claim(accounts: AccountRepository, username: str) -> int:
+    """`scorekeeper db claim`: the pulkas from before accounts go to this account."""
+    account = accounts.account(username=username)
+    if account is None:
+        raise NotFound("account")
+    return accounts.claim(account.id)
+
+
+# -- API tokens ----------------------------------------------------------------------------------
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token(accounts: AccountRepository, account: Account) -> str:
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    accounts.add_token(account.id, token_hash(token))
+    return token
+
+
+def token_account(accounts: AccountRepository, token: str) -> Account | None:
+    """The enabled account an API token belongs to."""
+    account = accounts.account(token_hash=token_hash(token))
+    return account if account is not None and not account.disabled else None
+
+
+def revoke_token(accounts: AccountRepository, token: str) -> None:
+    accounts.delete_token(token_hash(token))

@@ -1,0 +1,79 @@
+"""Deals: what one would write, entering one, editing or deleting any, and taking the last one back.
+
+Every write replays the pulka's new list of deals and stores it only if it replays: an edit or a deletion
+that would make a later deal invalid is refused, naming that deal.
+"""
+
+from __future__ import annotations
+
+from ...engine import Deal, DealResult
+from ...words import Msg
+from ..domain.idempotency import Once
+from ..domain.pulkas import Pulka
+from ..domain.refusals import NothingToUndo, TooManyDeals
+from .pulkas import PulkaRepository, expect, note, replayed
+
+
+def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
+    """What `deal` would write as deal `number` (default: the next one); nothing is stored."""
+    deals = list(pulka.deals)
+    if number is None:
+        number = len(deals) + 1
+        deals.append(deal)
+    else:
+        pulka.result(number)
+        deals[number - 1] = deal
+    # Only the deals up to this one matter for what it writes; later ones are checked on save.
+    return replayed(pulka.settings, deals[:number], focus=number).results[number - 1]
+
+
+def add_deal(pulkas: PulkaRepository, uid: str, deal: Deal, expected: int | None = None, by: str = "",
+             once: Once[Pulka] | None = None) -> Pulka:
+    with pulkas.writing(uid, once) as change:
+        before = expect(change.before, expected)
+        if len(before.deals) >= pulkas.max_deals:
+            raise TooManyDeals(pulkas.max_deals)
+        deals = (*before.deals, deal)
+        replay = replayed(before.settings, deals, focus=len(deals))
+        change.append(deal)
+        return change.done(deals, replay, note("added", len(deals), by))
+
+
+def edit_deal(pulkas: PulkaRepository, uid: str, number: int, deal: Deal, expected: int | None = None,
+              by: str = "", once: Once[Pulka] | None = None) -> Pulka:
+    """Replace deal `number`; every later deal is scored again, and must stay valid."""
+    with pulkas.writing(uid, once) as change:
+        before = expect(change.before, expected)
+        before.result(number)
+        deals = list(before.deals)
+        deals[number - 1] = deal
+        replay = replayed(before.settings, deals, focus=number,
+                          action=Msg("This change to deal {number}")(number=number))
+        change.replace(number, deal)
+        return change.done(deals, replay, note("edited", number, by))
+
+
+def delete_deal(pulkas: PulkaRepository, uid: str, number: int, expected: int | None = None, by: str = "",
+                once: Once[Pulka] | None = None) -> Pulka:
+    """Remove deal `number`; the later deals keep their order and are scored again, and must stay valid."""
+    with pulkas.writing(uid, once) as change:
+        before = expect(change.before, expected)
+        before.result(number)
+        deals = before.deals[:number - 1] + before.deals[number:]
+        replay = replayed(before.settings, deals, action=Msg("Deleting deal {number}")(number=number),
+                          renumber_from=number)
+        change.remove(number)
+        return change.done(deals, replay, note("deleted", number, by))
+
+
+def undo(pulkas: PulkaRepository, uid: str, expected: int | None = None, by: str = "",
+         once: Once[Pulka] | None = None) -> Pulka:
+    """Take the last deal back."""
+    with pulkas.writing(uid, once) as change:
+        before = expect(change.before, expected)
+        if not before.deals:
+            raise NothingToUndo()
+        number = len(before.deals)
+        change.remove(number)
+        return change.done(before.deals[:-1], replayed(before.settings, before.deals[:-1]),
+                           note("undone", number, by))

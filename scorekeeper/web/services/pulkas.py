@@ -1,0 +1,159 @@
+"""Pulkas: reading them, starting one (new, the same table again, an import), its settings, deleting it.
+
+A write builds the pulka's new list of deals, replays it with the engine and stores it only if it replays;
+otherwise it raises a refusal and nothing is stored. Writes take the version the caller last saw (None:
+any), so two phones cannot enter the same deal twice unknowingly, and an optional idempotency key (`once`),
+stored in the write's transaction, so that a request sent again is not made twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from datetime import datetime
+from typing import Protocol
+
+from ... import pulyafile
+from ...engine import Deal, PulkaError, Replay, Text, replay
+from ..domain.idempotency import Once
+from ..domain.pulkas import Note, Pulka, Settings, Summary, default_name, english, read_settings
+from ..domain.refusals import DealRefused, RulesFrozen, TooManyDeals, VersionConflict
+
+
+class PulkaChange(Protocol):
+    """The rows of one write on one pulka, said in deals and settings."""
+
+    @property
+    def before(self) -> Pulka: ...
+
+    def append(self, deal: Deal) -> None: ...
+
+    def replace(self, number: int, deal: Deal) -> None: ...
+
+    def remove(self, number: int) -> None: ...
+
+    def set_settings(self, settings: Settings) -> None: ...
+
+    def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
+        """The pulka this write makes, kept by its new version once the transaction commits."""
+
+
+class PulkaRepository(Protocol):
+    """Pulkas by uid, each at its version, and the players of an account's circle."""
+
+    @property
+    def max_deals(self) -> int:
+        """The app's limit on a pulka's deals (SCOREKEEPER_MAX_DEALS)."""
+
+    def get(self, uid: str) -> Pulka:
+        """The pulka as it is now, replayed; NotFound when there is none."""
+
+    def summaries(self, account_id: int) -> list[Summary]:
+        """The account's pulkas and those shared with it, newest first."""
+
+    def player_names(self, account_id: int) -> list[str]: ...
+
+    def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
+               started: datetime | None = None, once: Once[Pulka] | None = None) -> Pulka: ...
+
+    def writing(self, uid: str, once: Once[Pulka] | None = None) -> AbstractContextManager[PulkaChange]:
+        """One transaction on one pulka: committed when the block ends, rolled back if it raises (NotFound:
+        no such pulka; Answered: the key's write was made already)."""
+
+    def delete(self, uid: str) -> None: ...
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def get_pulka(pulkas: PulkaRepository, uid: str) -> Pulka:
+    return pulkas.get(uid)
+
+
+def list_pulkas(pulkas: PulkaRepository, account_id: int) -> list[Summary]:
+    """The account's pulkas and those shared with it."""
+    return pulkas.summaries(account_id)
+
+
+def pulkas_as_they_stand(pulkas: PulkaRepository, account_id: int) -> list[tuple[Summary, Pulka]]:
+    """The account's list with each pulka replayed (from the cache when its version was read before), for
+    the home page's status and leader."""
+    return [(summary, pulkas.get(summary.uid)) for summary in pulkas.summaries(account_id)]
+
+
+def player_names(pulkas: PulkaRepository, account_id: int) -> list[str]:
+    """The names the account has seated before."""
+    return pulkas.player_names(account_id)
+
+
+# -- writing -----------------------------------------------------------------------------------
+
+
+def create_pulka(pulkas: PulkaRepository, owner_id: int, settings: Settings, deals: Sequence[Deal] = (),
+                 started: datetime | None = None, once: Once[Pulka] | None = None) -> Pulka:
+    if len(deals) > pulkas.max_deals:
+        raise TooManyDeals(pulkas.max_deals)
+    return pulkas.create(owner_id, settings, deals, replayed(settings, deals), started, once)
+
+
+def again(pulkas: PulkaRepository, owner_id: int, uid: str, once: Once[Pulka] | None = None) -> Pulka:
+    """A new pulka for the same table: the players in the same seats, the same first dealer, rules, name
+    and currency as pulka `uid`, and no deal yet."""
+    return create_pulka(pulkas, owner_id, pulkas.get(uid).settings, once=once)
+
+
+def import_pulka(pulkas: PulkaRepository, owner_id: int, file: pulyafile.Pulka, name: str = "",
+                 once: Once[Pulka] | None = None, say: Callable[[Text], str] = english) -> Pulka:
+    """A pulka file as a new pulka, named `name`, else as the file names it, else after its players (in the
+    language of `say`)."""
+    settings = read_settings({
+        "name": name or file.name or default_name(file.players, say, imported=True),
+        "currency": file.currency or "",
+        "players": list(file.players),
+        "first_dealer": file.players[file.first_dealer],
+        "rules": file.rules.overrides(),
+    })
+    return create_pulka(pulkas, owner_id, settings, file.deals, file.started, once)
+
+
+def change_settings(pulkas: PulkaRepository, uid: str, settings: Settings, expected: int | None = None,
+                    by: str = "") -> Pulka:
+    """Name and currency change any time; the players, first dealer and rules only before the first deal."""
+    with pulkas.writing(uid) as change:
+        before = expect(change.before, expected)
+        replay_ = before.replay
+        if settings.seating != before.settings.seating:
+            if before.deals:
+                raise RulesFrozen()
+            replay_ = replayed(settings, ())
+        change.set_settings(settings)
+        return change.done(before.deals, replay_, note("settings", None, by), settings)
+
+
+def delete_pulka(pulkas: PulkaRepository, uid: str) -> None:
+    pulkas.delete(uid)
+
+
+# -- what every write does -----------------------------------------------------------------------
+
+
+def note(what: str, deal: int | None, by: str) -> dict[str, object]:
+    """What a write did and who did it, for the phones watching the sheet."""
+    return {"what": what, "deal": deal, "by": by}
+
+
+def expect(pulka: Pulka, expected: int | None) -> Pulka:
+    """The pulka, when it is at the version the caller last saw (None: any); VersionConflict otherwise."""
+    if expected is not None and expected != pulka.version:
+        raise VersionConflict()
+    return pulka
+
+
+def replayed(settings: Settings, deals: Sequence[Deal], focus: int | None = None, action: Text | None = None,
+             renumber_from: int | None = None) -> Replay:
+    """The engine's replay of `deals`; DealRefused with its problems if a deal breaks the rules."""
+    try:
+        return replay(settings.rules, len(settings.players), deals, settings.first_dealer)
+    except PulkaError as error:
+        raise DealRefused.of(error, settings.players, focus, action, renumber_from) from None
+

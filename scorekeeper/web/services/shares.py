@@ -1,0 +1,60 @@
+"""Share links: a pulka opened to the table by a link, as a viewer or a scorer, until its owner revokes it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from ...words import Msg
+from ..domain.limits import SHARE_LABEL_MAX
+from ..domain.reading import one_line
+from ..domain.refusals import NotFound, Refused
+from ..domain.shares import Access, Role, Share
+
+
+class ShareRepository(Protocol):
+    def add_share(self, uid: str, role: Role, label: str) -> Share:
+        """A new link to the pulka (NotFound: no such pulka)."""
+
+    def shares(self, uid: str) -> list[Share]: ...
+
+    def share(self, token: str) -> Share | None:
+        """The link of this token, if it lives."""
+
+    def delete_share(self, uid: str, share_id: str) -> None:
+        """NotFound when the pulka has no such link."""
+
+    def grant(self, account_id: int, share: Share) -> None:
+        """The account opened the link: the pulka joins its list."""
+
+    def access(self, uid: str, account_id: int | None, share_tokens: Sequence[str]) -> Access | None:
+        """What this caller may do with the pulka: its owner, a share link it holds (a token it brings, or a
+        link its account opened), or nothing (None, whether or not the pulka exists)."""
+
+
+def create_share(shares: ShareRepository, uid: str, role: object, label: object = "") -> Share:
+    """A new link to the pulka for a viewer or a scorer."""
+    if role not in (Role.VIEWER, Role.SCORER):
+        raise Refused(Msg("a share link's role is viewer or scorer"), "role")
+    if not isinstance(label, str) or len(label.strip()) > SHARE_LABEL_MAX or not one_line(label):
+        raise Refused(Msg("a link's name is one line of at most {most} characters")(most=SHARE_LABEL_MAX), "label")
+    return shares.add_share(uid, Role(role), label.strip())
+
+
+def list_shares(shares: ShareRepository, uid: str) -> list[Share]:
+    return shares.shares(uid)
+
+
+def revoke_share(shares: ShareRepository, uid: str, share_id: str) -> None:
+    """The link stops working at once, in every browser that opened it."""
+    shares.delete_share(uid, share_id)
+
+
+def open_share(shares: ShareRepository, token: str, account_id: int | None = None) -> Share:
+    """Someone opened a share link: with an account, the pulka joins that account's list."""
+    share = shares.share(token)
+    if share is None:
+        raise NotFound("share link")
+    if account_id is not None:
+        shares.grant(account_id, share)
+    return share

@@ -1,0 +1,129 @@
+"""Accounts, their API tokens and failed log-ins in the database (services.accounts.AccountRepository)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ...words import Msg
+from ..domain.accounts import Account, username_key
+from ..domain.refusals import AccountInvalid, NotFound
+from .db import Database, noting
+from .models import AccountRow, LoginFailureRow, PlayerRow, PulkaRow, TokenRow
+
+_ACCOUNTS = select(*AccountRow.__table__.c)
+# One of these is looked up on every request that carries a session or a token: built once.
+_ACCOUNT_BY = {
+    "id": _ACCOUNTS.where(AccountRow.id == bindparam("value")),
+    "username": _ACCOUNTS.where(AccountRow.username_key == bindparam("value")),
+    "token": _ACCOUNTS.join(TokenRow, TokenRow.account_id == AccountRow.id).where(TokenRow.token_hash == bindparam("value")),
+}
+
+
+class AccountStore:
+    def __init__(self, db: Database):
+        self.db = db
+
+    def create_account(self, username: str, password_hash: str) -> Account:
+        """A new account; the first of the instance is its administrator and takes over the pulkas and
+        players from before accounts existed."""
+        try:
+            with self.db.Session.begin() as session:
+                first = session.scalar(select(func.count()).select_from(AccountRow)) == 0
+                row = AccountRow(username=username, username_key=username_key(username),
+                                 password_hash=password_hash, is_admin=first)
+                session.add(row)
+                session.flush()
+                if first:
+                    _claim(session, row.id)
+                return account_of(row)
+        except IntegrityError:
+            raise AccountInvalid(Msg("the username {username} is taken")(username=repr(username)), "username") from None
+
+    def account(self, *, account_id: int | None = None, username: str | None = None,
+                token_hash: str | None = None) -> Account | None:
+        """An account by its id, its username, or the hash of one of its API tokens."""
+        value: int | str | None
+        if account_id is not None:
+            statement, value = _ACCOUNT_BY["id"], account_id
+        elif username is not None:
+            statement, value = _ACCOUNT_BY["username"], username_key(username)
+        else:
+            statement, value = _ACCOUNT_BY["token"], token_hash
+        with self.db.reads.connect() as connection:
+            row = connection.execute(statement, {"value": value}).first()
+        return account_of(row) if row is not None else None
+
+    def password_hash(self, account_id: int) -> str:
+        with self.db.reads.connect() as connection:
+            return connection.execute(select(AccountRow.password_hash).where(AccountRow.id == account_id)).scalar_one()
+
+    def accounts(self) -> list[tuple[Account, int]]:
+        """Every account with the number of its pulkas."""
+        with self.db.Session() as session:
+            counts: dict[int | None, int] = {owner: count for owner, count in session.execute(
+                select(PulkaRow.owner_id, func.count()).group_by(PulkaRow.owner_id))}
+            return [(account_of(row), counts.get(row.id, 0))
+                    for row in session.scalars(select(AccountRow).order_by(AccountRow.username_key))]
+
+    def update_account(self, account_id: int, *, password_hash: str | None = None, disabled: bool | None = None,
+                       language: str | None = None, end_sessions: bool = False) -> None:
+        """Change an account's password hash, flag or language; `end_sessions` signs out every browser."""
+        given = {"password_hash": password_hash, "disabled": disabled, "language": language}
+        values: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
+        if end_sessions:
+            values["session_epoch"] = AccountRow.session_epoch + 1
+        with self.db.engine.begin() as connection:
+            if not connection.execute(update(AccountRow).where(AccountRow.id == account_id).values(**values)).rowcount:
+                raise NotFound("account")
+            if end_sessions:
+                connection.execute(delete(TokenRow).where(TokenRow.account_id == account_id))
+
+    def add_token(self, account_id: int, token_hash: str) -> None:
+        with self.db.Session.begin() as session:
+            session.add(TokenRow(account_id=account_id, token_hash=token_hash))
+
+    def delete_token(self, token_hash: str) -> None:
+        with self.db.engine.begin() as connection:
+            connection.execute(delete(TokenRow).where(TokenRow.token_hash == token_hash))
+
+    def failures(self, keys: Sequence[str], since: datetime) -> dict[str, int]:
+        """Failed log-ins since `since`, by key."""
+        with self.db.reads.connect() as connection:
+            return {key: count for key, count in connection.execute(
+                select(LoginFailureRow.key, func.count()).where(LoginFailureRow.key.in_(keys), LoginFailureRow.at >= since)
+                .group_by(LoginFailureRow.key))}
+
+    def record_failure(self, keys: Sequence[str], older_than: datetime) -> None:
+        """Count a failed log-in under each key; what is older than the window is of no use any more."""
+        with self.db.Session.begin() as session:
+            session.execute(delete(LoginFailureRow).where(LoginFailureRow.at < older_than))
+            session.add_all(LoginFailureRow(key=key) for key in keys)
+
+    def forget_failures(self, key: str) -> None:
+        with noting(), self.db.engine.begin() as connection:
+            connection.execute(delete(LoginFailureRow).where(LoginFailureRow.key == key))
+
+    def claim(self, account_id: int) -> int:
+        """Give the pulkas and players from before accounts to the account; how many pulkas it got."""
+        with self.db.Session.begin() as session:
+            return _claim(session, account_id)
+
+
+def account_of(row: Any) -> Account:
+    """An account from its row (an ORM row or a plain one: the same columns)."""
+    return Account(row.id, row.username, row.is_admin, row.disabled, row.session_epoch, row.created_at,
+                   row.language)
+
+
+def _claim(session: Session, account_id: int) -> int:
+    session.execute(update(PlayerRow).where(PlayerRow.owner_id.is_(None)).values(owner_id=account_id))
+    # A new version: pulkas cached by version elsewhere learn their owner.
+    claimed = session.execute(update(PulkaRow).where(PulkaRow.owner_id.is_(None))
+                              .values(owner_id=account_id, version=PulkaRow.version + 1))
+    return int(claimed.rowcount)

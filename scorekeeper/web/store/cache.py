@@ -1,0 +1,88 @@
+"""A bounded cache keyed by pulka version.
+
+Every write gives a pulka a new version, so what was built for one version
+never goes stale: no invalidation, and several server processes each keep
+their own cache while the database alone decides what is true.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from itertools import islice
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+RECENT = 64  # far more than the requests of a server's threads hold at once
+
+
+def one(item: Any) -> int:
+    return 1
+
+
+class VersionCache(Generic[T]):
+    """The most recently used items within a budget, safe to share between threads.
+
+    The budget counts items, or whatever `weigh` measures (bytes). Items may grow after they are put
+    in (a presenter builds each part when first asked), so an item is weighed again whenever it is
+    asked for, and the recently used ones whenever one comes in: what a request built is counted by
+    the next.
+    """
+
+    def __init__(self, budget: int = 128, weigh: Callable[[Any], int] = one):
+        self.budget = budget
+        self.weigh = weigh
+        self.total = 0
+        self._items: OrderedDict[Hashable, T] = OrderedDict()
+        self._weights: dict[Hashable, int] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> T | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is not None:
+                self._items.move_to_end(key)
+                self._reweigh(key)
+                self._evict()
+            return item
+
+    def put(self, key: Hashable, item: T) -> T:
+        """The item kept for `key`: this one, or the one another thread put first (so that two requests
+        that both missed it share one, and whatever it builds once)."""
+        with self._lock:
+            item = self._items.setdefault(key, item)
+            self._items.move_to_end(key)
+            # What grew since it was weighed was asked for lately (requests build parts of what they asked
+            # for), so weighing the most recently used again keeps a put cheap however many items there are.
+            for recent in islice(reversed(self._items), RECENT):
+                self._reweigh(recent)
+            self._evict()
+            return item
+
+    def section(self, name: str) -> Section[Any]:
+        """A cache with keys of its own in this one: two kinds of item share one budget and one order."""
+        return Section(self, name)
+
+    def _reweigh(self, key: Hashable) -> None:
+        weight = self.weigh(self._items[key])
+        self.total += weight - self._weights.get(key, 0)
+        self._weights[key] = weight
+
+    def _evict(self) -> None:
+        # The newest item stays even when it alone is over the budget: its request holds it anyway.
+        while self.total > self.budget and len(self._items) > 1:
+            key, _ = self._items.popitem(last=False)
+            self.total -= self._weights.pop(key)
+
+
+class Section(Generic[T]):
+    def __init__(self, cache: VersionCache[Any], name: str):
+        self.cache = cache
+        self.name = name
+
+    def get(self, key: Hashable) -> T | None:
+        return self.cache.get((self.name, key))
+
+    def put(self, key: Hashable, item: T) -> T:
+        return self.cache.put((self.name, key), item)

@@ -1,0 +1,236 @@
+"""Pulkas in the database: rows in, a replayed `Pulka` out, kept by (uid, version).
+
+A write bumps the version first, which locks the pulka's row for the transaction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Executable, bindparam, delete, func, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ...engine import Deal, Replay
+from ..domain.idempotency import Answered, Once
+from ..domain.pulkas import Note, Pulka, Settings, Summary
+from ..domain.refusals import NotFound
+from ..domain.shares import Role
+from .cache import Section, VersionCache
+from .db import Database
+from .keys import answer, remember
+from .models import AccessRow, DealRow, PlayerRow, PulkaRow, SeatRow, ShareRow, now
+from .deals import deal_values, deals_of
+from .rows import aware, players, pulka_of
+
+_VERSION = select(PulkaRow.version).where(PulkaRow.uid == bindparam("uid"))
+# INSERT … ON CONFLICT is each dialect's own construct (the same SQL in both).
+_INSERT = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+
+
+def new_uid() -> str:
+    """128 random bits, URL-safe: a pulka's address cannot be guessed, and no two pulkas ever share one."""
+    return secrets.token_urlsafe(16)
+
+
+class PulkaStore:
+    """The pulkas of one database, and this process's pulkas by version (services.pulkas.PulkaRepository)."""
+
+    def __init__(self, db: Database, cache: Section[Pulka] | None = None, max_deals: int = 1000):
+        self.db = db
+        self.max_deals = max_deals  # the app's limit on a pulka's deals, which the use cases keep
+        # The app gives its share of one budget in bytes; alone (tests, commands): the 256 latest pulkas.
+        self.cache: Section[Pulka] = cache or VersionCache[Any](256).section("pulkas")
+
+    # -- reading ------------------------------------------------------------------------
+
+    def get(self, uid: str) -> Pulka:
+        # A plain connection for the version: the ORM session costs more than the page it guards.
+        with self.db.reads.connect() as connection:
+            version = connection.execute(_VERSION, {"uid": uid}).scalar()
+        if version is None:
+            raise NotFound()
+        pulka = self.cache.get((uid, version))
+        if pulka is None:
+            with self.db.Session() as session:
+                row = session.scalars(select(PulkaRow).where(PulkaRow.uid == uid)).one_or_none()
+                if row is None:
+                    raise NotFound()
+                pulka = pulka_of(row, deals_of(session, row.id))
+            self.cache.put((uid, pulka.version), pulka)
+        return pulka
+
+    def summaries(self, account_id: int) -> list[Summary]:
+        """The account's pulkas and those shared with it (the best role it holds), newest first."""
+        with self.db.Session() as session:
+            shared: dict[int, list[str]] = {}
+            for pulka_id, role in session.execute(
+                    select(ShareRow.pulka_id, ShareRow.role).join(AccessRow, AccessRow.share_id == ShareRow.id)
+                    .where(AccessRow.account_id == account_id)):
+                shared.setdefault(pulka_id, []).append(role)
+            rows = list(session.scalars(
+                select(PulkaRow).where(or_(PulkaRow.owner_id == account_id, PulkaRow.id.in_(shared)))
+                .order_by(PulkaRow.updated_at.desc(), PulkaRow.id.desc())))
+            counts: dict[int, int] = {pulka_id: count for pulka_id, count in session.execute(
+                select(DealRow.pulka_id, func.count()).where(DealRow.pulka_id.in_([r.id for r in rows]))
+                .group_by(DealRow.pulka_id))}
+            return [Summary(r.uid, r.name, players(r), counts.get(r.id, 0), aware(r.updated_at),
+                            Role.OWNER if r.owner_id == account_id else _best(shared[r.id])) for r in rows]
+
+    def player_names(self, account_id: int) -> list[str]:
+        """The names the account has seated (its circle)."""
+        with self.db.Session() as session:
+            return list(session.scalars(
+                select(PlayerRow.name).where(PlayerRow.owner_id == account_id).order_by(PlayerRow.name)))
+
+    # -- writing ------------------------------------------------------------------------
+
+    def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
+               started: datetime | None = None, once: Once[Pulka] | None = None) -> Pulka:
+        """A new pulka of the account with its deals (an import brings some, and when it started), already
+        replayed by the caller; made once under the idempotency key `once`."""
+        try:
+            with self.db.Session.begin() as session:
+                row = PulkaRow(uid=new_uid(), owner_id=owner_id, name=settings.name, currency=settings.currency,
+                               rules=settings.rules.overrides(), first_dealer=settings.first_dealer, version=1,
+                               created_at=started or now())
+                row.seats = seats(session, owner_id, settings.players)
+                session.add(row)
+                session.flush()
+                session.add_all(DealRow(pulka_id=row.id, position=number, **deal_values(deal))
+                                for number, deal in enumerate(deals, 1))
+                session.flush()
+                pulka = pulka_of(row, tuple(deals), replayed)
+                remember(session, once, pulka)
+        except IntegrityError:
+            # A new pulka locks nothing that a retry would wait for: the same request sent again while this
+            # one was made stored the key first, and the key's unique constraint refused this one.
+            if once is None:
+                raise
+            with self.db.reads.connect() as connection:
+                first = answer(connection, once)
+            if first is None:
+                raise
+            raise Answered(first) from None
+        return self.cache.put((pulka.uid, pulka.version), pulka)
+
+    @contextmanager
+    def writing(self, uid: str, once: Once[Pulka] | None = None) -> Iterator[Change]:
+        """One transaction on one pulka: committed when the block ends, rolled back if it raises. Under the
+        idempotency key `once`, the key and its answer are stored in the same transaction; Answered if the
+        key's write was made already."""
+        with self.db.Session.begin() as session:
+            # Bumping the version first locks the pulka (a row lock in PostgreSQL, the write lock in
+            # SQLite), so concurrent writes to one pulka queue up instead of interleaving.
+            found = session.execute(
+                update(PulkaRow).where(PulkaRow.uid == uid)
+                .values(version=PulkaRow.version + 1, updated_at=now())
+                .returning(PulkaRow.id, PulkaRow.version)).first()
+            if found is None:
+                raise NotFound()
+            # Looked for under the lock: the same request sent again while the first was being written
+            # waited for the lock above, and finds the first one's key here.
+            if once is not None and (first := answer(session, once)) is not None:
+                raise Answered(first)
+            pulka_id, version = found
+            before = self.cache.get((uid, version - 1))
+            if before is None:
+                row = session.get_one(PulkaRow, pulka_id)
+                before = dataclasses.replace(pulka_of(row, deals_of(session, pulka_id)), version=version - 1)
+            change = Change(session, pulka_id, before)
+            yield change
+            remember(session, once, change.after)
+        if change.after is not None:
+            self.cache.put((uid, change.after.version), change.after)
+
+    def delete(self, uid: str) -> None:
+        with self.db.Session.begin() as session:
+            row = session.scalars(select(PulkaRow).where(PulkaRow.uid == uid)).one_or_none()
+            if row is None:
+                raise NotFound()
+            session.delete(row)
+
+
+class Change:
+    """The rows of one write (services.pulkas.PulkaChange): what the use case decided, said in deals and
+    settings."""
+
+    def __init__(self, session: Session, pulka_id: int, before: Pulka):
+        self.session = session
+        self.pulka_id = pulka_id
+        self.before = before
+        self.after: Pulka | None = None
+
+    def append(self, deal: Deal) -> None:
+        self.session.add(DealRow(pulka_id=self.pulka_id, position=len(self.before.deals) + 1, **deal_values(deal)))
+
+    def replace(self, number: int, deal: Deal) -> None:
+        self._execute(update(DealRow).where(self._mine, DealRow.position == number).values(**deal_values(deal)))
+
+    def remove(self, number: int) -> None:
+        self._execute(delete(DealRow).where(self._mine, DealRow.position == number))
+        # Two steps, because (pulka_id, position) is unique at every row update in PostgreSQL.
+        self._execute(update(DealRow).where(self._mine, DealRow.position > number).values(position=-DealRow.position))
+        self._execute(update(DealRow).where(self._mine, DealRow.position < 0).values(position=-DealRow.position - 1))
+
+    def set_settings(self, settings: Settings) -> None:
+        row = self.session.get_one(PulkaRow, self.pulka_id)
+        row.name, row.currency = settings.name, settings.currency
+        if settings.seating != self.before.settings.seating:
+            row.rules, row.first_dealer = settings.rules.overrides(), settings.first_dealer
+            if settings.players != self.before.players:
+                for seat in list(row.seats):
+                    self.session.delete(seat)
+                self.session.flush()
+                row.seats = seats(self.session, row.owner_id, settings.players)
+
+    def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
+        """The pulka this write makes, kept by its new version once the transaction commits. `note` says what
+        the write did and who did it, for the phones that watch the sheet."""
+        self._execute(update(PulkaRow).where(PulkaRow.id == self.pulka_id).values(last_change=dict(note)))
+        self.session.flush()
+        s = settings or self.before.settings
+        self.after = dataclasses.replace(
+            self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
+            first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, updated_at=now(),
+            last_change=note)
+        return self.after
+
+    @property
+    def _mine(self) -> Any:
+        return DealRow.pulka_id == self.pulka_id
+
+    def _execute(self, statement: Executable) -> None:
+        # No deal row is loaded in this session, so there is nothing to keep in step with the statement.
+        self.session.execute(statement, execution_options={"synchronize_session": False})
+
+
+def seats(session: Session, owner_id: int | None, names: Sequence[str]) -> list[SeatRow]:
+    """The seats of `names`, each an existing player of the owner's circle or a new one.
+
+    Race-free: when two tables seat the same new name at once, INSERT … ON CONFLICT DO NOTHING lets the
+    second wait for the first and then add nothing, and both find the one row. The new names go in sorted,
+    so two tables adding overlapping names take their locks in the same order and cannot deadlock."""
+    def known() -> dict[str, PlayerRow]:
+        return {p.name: p for p in session.scalars(
+            select(PlayerRow).where(PlayerRow.owner_id == owner_id, PlayerRow.name.in_(names)))}
+
+    found = known()
+    new = sorted(set(names) - set(found))
+    if new:
+        insert = _INSERT[session.get_bind().dialect.name]
+        session.execute(insert(PlayerRow).values([{"owner_id": owner_id, "name": name} for name in new])
+                        .on_conflict_do_nothing(index_elements=["owner_id", "name"]))
+        found = known()
+    return [SeatRow(seat=seat, player=found[name]) for seat, name in enumerate(names)]
+
+
+def _best(roles: Sequence[str]) -> Role:
+    """The most a caller holding several share links of one pulka may do."""
+    return Role.SCORER if Role.SCORER in {Role(role) for role in roles} else Role.VIEWER

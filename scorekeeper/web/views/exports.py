@@ -1,0 +1,58 @@
+"""A pulka as files: the pulya/1 file, and the protocol as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from ... import i18n_engine, pulyafile
+from ...words import Msg
+from ..domain.pulkas import Pulka
+from .filters import jsonable
+
+CSV_COLUMNS = [Msg("deal"), Msg("dealer"), Msg("type"), Msg("declarer"), Msg("contract"), Msg("whist"), Msg("open"),
+               Msg("tricks"), Msg("player"), Msg("column"), Msg("on"), Msg("points"), Msg("reason")]
+# The words of the CSV's cells, as its headers are in the presenter's language.
+CSV_WORDS = {"game": Msg("game"), "misere": Msg("misère"), "raspasy": Msg("raspasy"), "pulya": Msg("pulya"),
+             "gora": Msg("gora"), "whists": Msg("whists")}
+
+
+def pulka_file(pulka: Pulka) -> str:
+    """The pulya/1 file."""
+    return pulyafile.dumps(pulyafile.Pulka(pulka.players, pulka.rules, pulka.deals, pulka.first_dealer,
+                                           name=pulka.name, currency=pulka.currency, started=pulka.created_at))
+
+
+def inert(cell: object) -> object:
+    """A CSV cell that a spreadsheet will not run: text that would start a formula (=, +, −, @, a tab or a
+    carriage return: a name such as "=HYPERLINK(…)") gets a leading apostrophe. Numbers stay numbers."""
+    if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + cell
+    return cell
+
+
+def protocol_csv(protocol: Sequence[dict[str, Any]], names: Sequence[str], language: str) -> str:
+    """The protocol (deal views), one line per entry, its words in `language`."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    catalog = i18n_engine.catalog(language)
+
+    def word(value: str) -> str:
+        found = CSV_WORDS.get(value)
+        return found.render(names, catalog.gettext, catalog.ngettext) if found else value
+
+    writer.writerow([column.render(names, catalog.gettext, catalog.ngettext) for column in CSV_COLUMNS])
+    opened = Msg("open").render(names, catalog.gettext, catalog.ngettext)
+    for view in protocol:
+        deal = view["deal"]
+        head = [view["n"], view["dealer"], word(deal["type"]), deal.get("declarer", ""), deal.get("contract", ""),
+                " ".join(f"{k}:{v}" for k, v in deal.get("whist", {}).items()),
+                opened if deal.get("open") else "",
+                " ".join(f"{k}:{v}" for k, v in deal.get("tricks", {}).items())]
+        for entry in view["entries"] or [{}]:
+            row = head + [entry.get("player", ""), word(entry.get("column", "")), entry.get("on", ""),
+                          jsonable(entry.get("points", "")), entry.get("reason", "")]
+            writer.writerow([inert(cell) for cell in row])
+    return out.getvalue()

@@ -1,0 +1,41 @@
+"""How templates write values (Jinja filters), and exact values as JSON numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from markupsafe import Markup
+
+from ...engine import json_value
+from ...render.svg import ORIENTATIONS
+from ...render.text import amount, points, signed
+
+
+def chain_html(values: Sequence[int | Fraction]) -> Markup:
+    """A chain on a page (2.6.10): each number unbreakable, and a line may break after each dot, so a long
+    chain on a phone wraps between numbers, never inside one. Every page shows chains through this filter."""
+    if not values:
+        return Markup("—")
+    return Markup(".<wbr>").join(Markup('<span class="n">%s</span>') % points(value) for value in values)
+
+
+FILTERS: dict[str, Callable[..., Any]] = {"points": points, "signed": signed, "chain": chain_html, "amount": amount}
+
+
+def jsonable(value: Any) -> Any:
+    """Exact values as JSON numbers (ints stay ints); containers recursively."""
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (Fraction, Decimal)):
+        return json_value(value)
+    return value
+
+
+def orientation_of(value: str | None) -> str:
+    """The drawing's orientation from a query or a cookie; anything unknown is the paper's own."""
+    return value if value in ORIENTATIONS else "table"

@@ -1,0 +1,218 @@
+"""What pages and the API show of a pulka: one `Presenter` per pulka version and language, each part built
+when first asked for and kept while that version lives."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from collections.abc import Callable, Hashable
+from functools import cached_property, partial
+from typing import Any, TypeVar
+
+from ...engine import Column
+from ...render.svg import sheet_svg
+from ...render.text import filename
+from ..domain.pulkas import Pulka, Summary
+from . import deals, exports, settlement
+from .filters import jsonable
+from .gate import Gate
+
+T = TypeVar("T")
+
+
+def card(row: Summary, pulka: Pulka) -> dict[str, Any]:
+    """A pulka in the home list: its name, last change, where it stands and who leads (the best balance, when
+    above zero), without every player's name. The template says it in words."""
+    net = pulka.settlement.net
+    best = max(net)
+    return {
+        "uid": row.uid, "name": row.name, "role": row.role.value, "date": row.updated_at.date(),
+        "deals": len(pulka.deals), "finished": pulka.sheet.finished,
+        "leaders": [name for name, value in zip(pulka.players, net) if value == best] if best > 0 else [],
+        "best": best,
+    }
+
+
+# PDFs of a presenter made without the app's gate (a test, a command): one at a time.
+_ALONE = Gate(1)
+
+
+class Presenter:
+    """What every page and API answer shows of one pulka version, in one language."""
+
+    def __init__(self, pulka: Pulka, language: str, gate: Gate = _ALONE):
+        self.pulka = pulka
+        self.language = language  # every text it builds is in this language
+        self.gate = gate  # PDFs are made in worker processes, as many at once as the gate lets in
+        self._deals: dict[Hashable, dict[str, Any]] = {}
+        self._drawings: dict[Hashable, str] = {}
+        self._pdfs: dict[Hashable, bytes] = {}
+        self._pages: dict[Hashable, str] = {}
+        self._building: dict[tuple[int, Hashable], threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    # -- deals --------------------------------------------------------------------------
+
+    @cached_property
+    def protocol(self) -> list[dict[str, Any]]:
+        """Every deal with every line it wrote and why."""
+        return [self.deal(number) for number in range(1, len(self.pulka.deals) + 1)]
+
+    def deal(self, number: int) -> dict[str, Any]:
+        """One deal as the protocol shows it (saving a deal shows only that one: built alone)."""
+        result = self.pulka.result(number)  # NotFound for a deal the pulka does not have
+        return self._once(self._deals, number, lambda: deals.deal_view(self.pulka, result, self.language))
+
+    def deal_form(self, number: int) -> dict[str, Any]:
+        return deals.deal_form(self.pulka, number)
+
+    # -- the sheet and the settlement ---------------------------------------------------
+
+    @cached_property
+    def next_deal(self) -> dict[str, Any] | None:
+        return deals.next_deal(self.pulka)
+
+    @cached_property
+    def sheet(self) -> dict[str, Any]:
+        pulka = self.pulka
+        sheet, names, rules, replay, settled = pulka.sheet, pulka.players, pulka.rules, pulka.replay, pulka.settlement
+        closed = sheet.closed(rules)
+        rows = [{
+            "name": name,
+            "pulya": sheet.pulya[i],
+            "pulya_chain": replay.chain(Column.PULYA, i),
+            "pulya_closed": i in closed,
+            "gora": sheet.gora[i],
+            "gora_chain": replay.chain(Column.GORA, i),
+            "whists": [{"on": names[j], "total": sheet.whists[i][j], "chain": replay.chain(Column.WHISTS, i, j)}
+                       for j in range(pulka.n) if j != i],
+            "balance": settled.balance[i],
+            "money": settled.money[i],
+        } for i, name in enumerate(names)]
+        return {
+            "id": pulka.uid,
+            "name": pulka.name,
+            "version": pulka.version,
+            "players": list(names),
+            "currency": pulka.currency,
+            "rules": rules.to_dict(),
+            "deals": sheet.deals,
+            "finished": sheet.finished,
+            "streak": sheet.streak,
+            "next": self.next_deal,
+            "table": rows,
+            "last": self.deal(len(pulka.deals)) if pulka.deals else None,
+        }
+
+    @cached_property
+    def balances(self) -> dict[str, Any]:
+        pulka = self.pulka
+        return settlement.balances(pulka.players, pulka.settlement, pulka.rules, pulka.currency)
+
+    @cached_property
+    def sheet_json(self) -> str:
+        return json.dumps(jsonable(self.sheet), ensure_ascii=False)
+
+    @cached_property
+    def settlement(self) -> dict[str, Any]:
+        pulka = self.pulka
+        return settlement.settlement(pulka.players, pulka.sheet, pulka.settlement, pulka.rules, pulka.currency)
+
+    @cached_property
+    def pulka_json(self) -> dict[str, Any]:
+        """The pulka as the API describes it (the routes add its links)."""
+        pulka = self.pulka
+        return {
+            "id": pulka.uid,
+            "name": pulka.name,
+            "version": pulka.version,
+            "players": list(pulka.players),
+            "first_dealer": pulka.players[pulka.first_dealer],
+            "currency": pulka.currency,
+            "rules": pulka.rules.to_dict(),
+            "overrides": pulka.rules.overrides(),
+            "deals": len(pulka.deals),
+            "finished": pulka.sheet.finished,
+            "frozen": bool(pulka.deals),
+            "next": self.next_deal,
+        }
+
+    # -- drawings and files -------------------------------------------------------------
+
+    def drawing(self, orientation: str = "table") -> str:
+        """The paper sheet as inline SVG (escaped by sheet_svg)."""
+        return self._once(self._drawings, orientation, lambda: sheet_svg(
+            self.pulka.players, self.pulka.rules, self.pulka.replay, orientation=orientation,
+            currency=self.pulka.currency, styled=False, language=self.language))
+
+    def pdf(self, orientation: str = "table") -> bytes:
+        """The A4 PDF: the drawing, the protocol, the settlement. Rendered once however many ask for it at
+        once, in a worker process, when the gate lets it in (Busy when too many PDFs are being made or
+        waited for)."""
+        from ...render.pdf import render_pdf_in_worker
+
+        found = self._pdfs.get(orientation)
+        if found is not None:
+            return found
+        pulka, gate = self.pulka, self.gate
+        render = partial(render_pdf_in_worker, gate.running, pulka.players, pulka.rules, pulka.replay,
+                         pulka.settlement, title=pulka.name, created=pulka.created_at, currency=pulka.currency,
+                         orientation=orientation, language=self.language)
+        with gate.entered():
+            return self._once(self._pdfs, orientation, lambda: gate.run(render))
+
+    def page(self, key: Hashable, render: Callable[[], str]) -> str:
+        """A whole page, rendered once per version (the sheet is read far more often than it changes)."""
+        return self._once(self._pages, key, render)
+
+    @cached_property
+    def export(self) -> str:
+        """The pulya/1 file."""
+        return exports.pulka_file(self.pulka)
+
+    @cached_property
+    def csv(self) -> str:
+        """The protocol, one line per entry."""
+        return exports.protocol_csv(self.protocol, self.pulka.players, self.language)
+
+    def filename(self, ext: str) -> str:
+        return filename(self.pulka.name, self.pulka.created_at, ext)
+
+    def weight(self) -> int:
+        """Bytes this presenter keeps, about: its views and the texts it built. The replay is its pulka's,
+        weighed with the pulka in the store's cache: every read asks for both, one after the other, so
+        they leave the cache one after the other too."""
+        texts = [*self._pages.copy().values(), *self._drawings.copy().values(), *self._pdfs.copy().values(),
+                 *(self.__dict__.get(name, "") for name in ("sheet_json", "export", "csv"))]
+        chains = CHAIN_BYTES * len(self.pulka.deals) if "sheet" in self.__dict__ else 0
+        return ITEM_BYTES + VIEW_BYTES * len(self._deals) + chains + sum(map(sys.getsizeof, texts))
+
+    def _once(self, cache: dict[Hashable, T], key: Hashable, build: Callable[[], T]) -> T:
+        """cache[key], built by the first to ask: whoever asks meanwhile waits for that build, not a second one."""
+        found = cache.get(key)
+        if found is None:
+            with self._lock:
+                building = self._building.setdefault((id(cache), key), threading.Lock())
+            with building:
+                found = cache.get(key)
+                if found is None:
+                    try:
+                        found = cache[key] = build()
+                    finally:
+                        with self._lock:
+                            self._building.pop((id(cache), key), None)
+        return found
+
+
+# What a cached item keeps alive, in bytes, measured with tracemalloc on 1,000- and 5,000-deal pulkas
+# (benchmarks/memory.py prints it again): a replayed deal about 2,200, a deal's view in the protocol about
+# 2,800, the sheet's chains about 40 per deal; texts weigh what sys.getsizeof says.
+REPLAY_BYTES, VIEW_BYTES, CHAIN_BYTES, ITEM_BYTES = 2200, 2800, 40, 4096
+
+
+def weight(item: Pulka | Presenter) -> int:
+    """The weight of an item of the app's cache: a replayed pulka or a presenter."""
+    if isinstance(item, Presenter):
+        return item.weight()
+    return ITEM_BYTES + REPLAY_BYTES * len(item.deals)

@@ -1,0 +1,263 @@
+"""In-memory repositories implementing the services' Protocols, so the use cases are tested without a
+database. Each keeps plain rows (what the store would keep: deals and settings, never a replay), and a
+write is applied only when its block ends without an error, as a transaction would be."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import secrets
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from typing import Any
+
+from scorekeeper.engine import Deal, Replay, replay
+from scorekeeper.web.domain.accounts import Account, username_key
+from scorekeeper.web.domain.idempotency import Answer, Answered, Once
+from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Summary
+from scorekeeper.web.domain.refusals import AccountInvalid, NotFound
+from scorekeeper.web.domain.shares import Access, Role, Share
+from scorekeeper.web.services.accounts import AccountRepository
+from scorekeeper.web.services.pulkas import PulkaRepository
+from scorekeeper.web.services.shares import ShareRepository
+from scorekeeper.words import Msg
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclasses.dataclass
+class Row:
+    """A stored pulka: its settings and deals, as the pulkas table and its deal rows hold them."""
+
+    uid: str
+    owner_id: int
+    settings: Settings
+    deals: list[Deal]
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    last_change: Note | None = None
+
+
+class FakePulkas:
+    def __init__(self, max_deals: int = 1000):
+        self.max_deals = max_deals
+        self.rows: dict[str, Row] = {}
+        self.circle: dict[int, set[str]] = {}
+        self.keys: dict[tuple[str, str, str], tuple[str, Answer]] = {}
+
+    def get(self, uid: str) -> Pulka:
+        row = self.rows.get(uid)
+        if row is None:
+            raise NotFound()
+        return _pulka(row)
+
+    def summaries(self, account_id: int) -> list[Summary]:
+        mine = [row for row in self.rows.values() if row.owner_id == account_id]
+        return [Summary(row.uid, row.settings.name, row.settings.players, len(row.deals), row.updated_at)
+                for row in sorted(mine, key=lambda row: row.updated_at, reverse=True)]
+
+    def player_names(self, account_id: int) -> list[str]:
+        return sorted(self.circle.get(account_id, ()))
+
+    def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
+               started: datetime | None = None, once: Once[Pulka] | None = None) -> Pulka:
+        if once is not None and (first := self._answer(once)) is not None:
+            raise Answered(first)
+        row = Row(secrets.token_urlsafe(16), owner_id, settings, list(deals), 1, started or now(), now())
+        pulka = _pulka(row, replayed)
+        self._remember(once, pulka)
+        self.rows[row.uid] = row
+        self.circle.setdefault(owner_id, set()).update(settings.players)
+        return pulka
+
+    @contextmanager
+    def writing(self, uid: str, once: Once[Pulka] | None = None) -> Iterator[FakeChange]:
+        row = self.rows.get(uid)
+        if row is None:
+            raise NotFound()
+        if once is not None and (first := self._answer(once)) is not None:
+            raise Answered(first)
+        change = FakeChange(_pulka(row), copy.deepcopy(row))
+        yield change  # an error raised in the block leaves the stored row as it was
+        if change.after is not None:
+            self._remember(once, change.after)
+            change.row.version += 1
+            change.row.updated_at = now()
+            self.rows[uid] = change.row
+            self.circle.setdefault(row.owner_id, set()).update(change.row.settings.players)
+
+    def delete(self, uid: str) -> None:
+        if self.rows.pop(uid, None) is None:
+            raise NotFound()
+
+    def _answer(self, once: Once[Pulka]) -> Answer | None:
+        found = self.keys.get((once.scope, once.route, once.key))
+        return found[1] if found is not None else None
+
+    def _remember(self, once: Once[Pulka] | None, pulka: Pulka) -> None:
+        if once is not None:
+            self.keys[(once.scope, once.route, once.key)] = (once.fingerprint, once.answered(pulka))
+
+
+class FakeChange:
+    def __init__(self, before: Pulka, row: Row):
+        self.before = before
+        self.row = row
+        self.after: Pulka | None = None
+
+    def append(self, deal: Deal) -> None:
+        self.row.deals.append(deal)
+
+    def replace(self, number: int, deal: Deal) -> None:
+        self.row.deals[number - 1] = deal
+
+    def remove(self, number: int) -> None:
+        del self.row.deals[number - 1]
+
+    def set_settings(self, settings: Settings) -> None:
+        self.row.settings = settings
+
+    def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
+        assert list(deals) == self.row.deals, "what the use case said it wrote is what it wrote"
+        self.row.last_change = note
+        s = settings or self.before.settings
+        self.after = dataclasses.replace(
+            self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
+            first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, last_change=note)
+        return self.after
+
+
+def _pulka(row: Row, replayed: Replay | None = None) -> Pulka:
+    s = row.settings
+    replayed = replayed or replay(s.rules, len(s.players), row.deals, s.first_dealer)
+    return Pulka(row.uid, row.version, s.name, s.currency, s.players, s.first_dealer, s.rules, tuple(row.deals),
+                 replayed, row.created_at, row.updated_at, row.owner_id, row.last_change)
+
+
+class FakeAccounts:
+    def __init__(self) -> None:
+        self.rows: dict[int, Account] = {}
+        self.hashes: dict[int, str] = {}
+        self.tokens: dict[str, int] = {}
+        self.failed: list[tuple[str, datetime]] = []
+
+    def create_account(self, username: str, password_hash: str) -> Account:
+        if any(username_key(a.username) == username_key(username) for a in self.rows.values()):
+            raise AccountInvalid(Msg("the username {username} is taken")(username=repr(username)), "username")
+        account = Account(len(self.rows) + 1, username, is_admin=not self.rows, created_at=now())
+        self.rows[account.id], self.hashes[account.id] = account, password_hash
+        return account
+
+    def account(self, *, account_id: int | None = None, username: str | None = None,
+                token_hash: str | None = None) -> Account | None:
+        if account_id is None and username is not None:
+            account_id = next((a.id for a in self.rows.values() if username_key(a.username) == username_key(username)),
+                              None)
+        elif account_id is None:
+            account_id = self.tokens.get(token_hash or "")
+        return self.rows.get(account_id) if account_id is not None else None
+
+    def password_hash(self, account_id: int) -> str:
+        return self.hashes[account_id]
+
+    def accounts(self) -> list[tuple[Account, int]]:
+        return [(account, 0) for account in self.rows.values()]
+
+    def update_account(self, account_id: int, *, password_hash: str | None = None, disabled: bool | None = None,
+                       language: str | None = None, end_sessions: bool = False) -> None:
+        account = self.rows.get(account_id)
+        if account is None:
+            raise NotFound("account")
+        if password_hash is not None:
+            self.hashes[account_id] = password_hash
+        changes: dict[str, Any] = {"disabled": disabled, "language": language}
+        account = dataclasses.replace(account, **{k: v for k, v in changes.items() if v is not None})
+        if end_sessions:
+            account = dataclasses.replace(account, session_epoch=account.session_epoch + 1)
+            self.tokens = {token: owner for token, owner in self.tokens.items() if owner != account_id}
+        self.rows[account_id] = account
+
+    def add_token(self, account_id: int, token_hash: str) -> None:
+        self.tokens[token_hash] = account_id
+
+    def delete_token(self, token_hash: str) -> None:
+        self.tokens.pop(token_hash, None)
+
+    def failures(self, keys: Sequence[str], since: datetime) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for key, at in self.failed:
+            if key in keys and at >= since:
+                counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    def record_failure(self, keys: Sequence[str], older_than: datetime) -> None:
+        self.failed = [(key, at) for key, at in self.failed if at >= older_than] + [(key, now()) for key in keys]
+
+    def forget_failures(self, key: str) -> None:
+        self.failed = [(k, at) for k, at in self.failed if k != key]
+
+    def claim(self, account_id: int) -> int:
+        return 0  # nothing here comes from before accounts
+
+
+class FakeShares:
+    def __init__(self, pulkas: FakePulkas):
+        self.pulkas = pulkas
+        self.links: dict[str, Share] = {}
+        self.granted: set[tuple[int, str]] = set()
+
+    def add_share(self, uid: str, role: Role, label: str) -> Share:
+        self.pulkas.get(uid)  # NotFound
+        share = Share(secrets.token_urlsafe(9), uid, secrets.token_urlsafe(24), role, label, now(), None)
+        self.links[share.id] = share
+        return share
+
+    def shares(self, uid: str) -> list[Share]:
+        return [share for share in self.links.values() if share.pulka_uid == uid]
+
+    def share(self, token: str) -> Share | None:
+        return next((share for share in self.links.values() if share.token == token), None)
+
+    def delete_share(self, uid: str, share_id: str) -> None:
+        share = self.links.get(share_id)
+        if share is None or share.pulka_uid != uid:
+            raise NotFound("share link")
+        del self.links[share_id]
+
+    def grant(self, account_id: int, share: Share) -> None:
+        self.granted.add((account_id, share.id))
+
+    def access(self, uid: str, account_id: int | None, share_tokens: Sequence[str]) -> Access | None:
+        row = self.pulkas.rows.get(uid)
+        if row is None:
+            return None
+        if account_id is not None and row.owner_id == account_id:
+            return Access(Role.OWNER)
+        held = [s for s in self.shares(uid) if s.token in share_tokens or (account_id, s.id) in self.granted]
+        if not held:
+            return None
+        best = min(held, key=lambda share: share.role != Role.SCORER)
+        return Access(best.role, best.label, best.id)
+
+
+class FakeStore:
+    """The fakes together, shaped as the app's Store."""
+
+    def __init__(self, max_deals: int = 1000):
+        self.pulkas = FakePulkas(max_deals)
+        self.accounts = FakeAccounts()
+        self.shares = FakeShares(self.pulkas)
+
+
+def rows(store: FakeStore) -> object:
+    """Everything the fakes hold, to show that a refused use case changed nothing."""
+    return copy.deepcopy((store.pulkas.rows, store.pulkas.keys, store.accounts.rows, store.accounts.hashes,
+                          store.accounts.tokens, store.shares.links))
+
+
+# Each fake is what its Protocol asks (mypy checks these lines when it checks the tests).
+_: tuple[PulkaRepository, AccountRepository, ShareRepository] = (FakePulkas(), FakeAccounts(), FakeShares(FakePulkas()))
