@@ -31,10 +31,10 @@ def worker():
 
 @bp.get("/offline")
 def offline():
-    return render_template("offline.html")
+    return render_template("shell/offline.html")
 
 
 @bp.get("/outbox")
 def outbox():
     """Where a write saved without a connection leads: it is kept on the phone (static/sw.js) and listed."""
-    return render_template("outbox.html")
+    return render_template("shell/outbox.html")

@@ -43,12 +43,12 @@ def _next() -> str:
 def login():
     form = LoginForm()
     if request.method == "GET":
-        return render_template("login.html", form=form, errors={}, open=registration_open())
+        return render_template("accounts/login.html", form=form, errors={}, open=registration_open())
     try:
         account = account_service.authenticate(store().accounts, form.username.data, form.password.data,
                                         request.remote_addr or "")
     except Refused as error:
-        return render_template("login.html", form=form, errors=field_errors(error), open=registration_open()), \
+        return render_template("accounts/login.html", form=form, errors=field_errors(error), open=registration_open()), \
             STATUS[error.code]
     sign_in(account)
     return redirect(_next())
@@ -79,13 +79,13 @@ def language():
 def register():
     form = AccountForm()
     if not registration_open():
-        return render_template("register.html", form=form, errors={}, closed=True), STATUS["registration_closed"]
+        return render_template("accounts/register.html", form=form, errors={}, closed=True), STATUS["registration_closed"]
     if request.method == "GET":
-        return render_template("register.html", form=form, errors={})
+        return render_template("accounts/register.html", form=form, errors={})
     try:
         account = account_service.register(store().accounts, form.username.data, form.password.data, open_registration=True)
     except Refused as error:
-        return render_template("register.html", form=form, errors=field_errors(error)), STATUS[error.code]
+        return render_template("accounts/register.html", form=form, errors=field_errors(error)), STATUS[error.code]
     sign_in(account)
     flash(gettext("Welcome, %(name)s.", name=account.username)
           + (" " + gettext("This account administers the server.") if account.is_admin else ""))
@@ -100,12 +100,12 @@ def account():
         try:
             account_service.change_password(store().accounts, who, form.current.data, form.new.data)
         except Refused as error:
-            return render_template("account.html", form=form, errors=field_errors(error)), STATUS[error.code]
+            return render_template("accounts/account.html", form=form, errors=field_errors(error)), STATUS[error.code]
         # The password change ended every session, this one too: it starts again at the new epoch.
         sign_in(store().accounts.account(account_id=who.id))
         flash(gettext("Password changed; every other browser and API token is signed out."))
         return redirect(url_for("pages.account"))
-    return render_template("account.html", form=form, errors={})
+    return render_template("accounts/account.html", form=form, errors={})
 
 
 @bp.route("/admin", methods=["GET", "POST"])
@@ -122,7 +122,7 @@ def admin():
             return redirect(url_for("pages.admin"))
         except Refused as error:
             errors, status = field_errors(error), STATUS[error.code]
-    return render_template("admin.html", form=form, errors=errors, accounts=store().accounts.accounts(),
+    return render_template("accounts/admin.html", form=form, errors=errors, accounts=store().accounts.accounts(),
                            confirm=ConfirmForm(), open=registration_open()), status
 
 

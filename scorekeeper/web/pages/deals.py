@@ -85,7 +85,7 @@ def _deal_page(pulka: Pulka, number: int, data: dict[str, Any], errors: dict[str
                preview: list[dict[str, str]] | None = None, status: int = 200):
     form = DealForm(formdata=None)
     form.version.data = pulka.version
-    return render_template("deal_form.html", pulka=pulka, form=form, data=data, errors=errors, preview=preview,
+    return render_template("deals/deal_form.html", pulka=pulka, form=form, data=data, errors=errors, preview=preview,
                            **presenter(pulka).deal_form(number)), status
 
 
@@ -187,4 +187,4 @@ def delete_deal(uid: str, number: int):
 @bp.get("/p/<uid>/history")
 def history(uid: str):
     pulka = pulka_service.get_pulka(store().pulkas, uid)
-    return render_template("history.html", pulka=pulka, deals=presenter(pulka).protocol, undo=ConfirmForm())
+    return render_template("deals/history.html", pulka=pulka, deals=presenter(pulka).protocol, undo=ConfirmForm())

@@ -41,7 +41,7 @@ _KEY = "\x00idempotency-key\x00"
 
 @bp.get("/")
 def index():
-    return render_template("index.html", pulkas=[card(summary, pulka) for summary, pulka
+    return render_template("pulkas/index.html", pulkas=[card(summary, pulka) for summary, pulka
                                                  in pulka_service.pulkas_as_they_stand(store().pulkas, me())])
 
 
@@ -59,7 +59,7 @@ def _choices(p: Parameter) -> list[tuple[str, str]]:
 
 
 def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka | None = None, status: int = 200):
-    return render_template("pulka_form.html", form=form, errors=errors, pulka=pulka, advanced=ADVANCED, Kind=Kind,
+    return render_template("pulkas/pulka_form.html", form=form, errors=errors, pulka=pulka, advanced=ADVANCED, Kind=Kind,
                            say=i18n.say,  # a parameter's title, meaning and domain in the page's language
                            advanced_open=any(field.startswith("p_") for field in errors),
                            choices=_choices, bounds=bounds,
@@ -144,14 +144,14 @@ def sheet(uid: str):
 
     def render(token: str | None = None, once: str | None = None) -> str:
         offers = get_flashed_messages(category_filter=[RESTORE]) if token is None else []
-        return render_template("sheet.html", pulka=pulka, view=view.sheet, balances=view.balances, token=token,
+        return render_template("pulkas/sheet.html", pulka=pulka, view=view.sheet, balances=view.balances, token=token,
                                once=once, orientation=orientation, drawing=Markup(view.drawing(orientation)),
                                restore=json.loads(offers[-1]) if offers else None)
 
     if session.get("_flashes") or not current_app.config.get("PAGE_CACHE", True):
         page = render()  # a page with messages is this request's own
     else:
-        key = ("sheet.html", orientation, role())  # a viewer's page has no buttons to change the pulka
+        key = ("pulkas/sheet.html", orientation, role())  # a viewer's page has no buttons to change the pulka
         page = view.page(key, lambda: render(_TOKEN, _KEY)).replace(_TOKEN, generate_csrf())
         page = re.sub(_KEY, lambda _: new_key(), page)
     response = make_response(page)
@@ -165,7 +165,7 @@ def sheet(uid: str):
 def settlement(uid: str):
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     view = presenter(pulka)
-    return render_template("settlement.html", pulka=pulka, view=view.settlement, balances=view.balances)
+    return render_template("pulkas/settlement.html", pulka=pulka, view=view.settlement, balances=view.balances)
 
 
 @bp.get("/p/<uid>/export")
@@ -192,11 +192,11 @@ def protocol(uid: str):
 def import_pulka():
     form = ImportForm()
     if request.method == "GET":
-        return render_template("import.html", form=form, error=None)
+        return render_template("pulkas/import.html", form=form, error=None)
     upload = request.files.get("file")
     text = upload.read() if upload and upload.filename else (form.text.data or "").encode()
     if not text.strip():
-        return render_template("import.html", form=form, error=gettext("Choose a pulka file or paste its text.")), 400
+        return render_template("pulkas/import.html", form=form, error=gettext("Choose a pulka file or paste its text.")), 400
     name = (form.name.data or "").strip()
     try:
         file = read_pulka_file(text)
@@ -209,4 +209,4 @@ def import_pulka():
                                                               "Imported %(name)s: %(num)d deals.",
                                                               len(pulka.deals), name=pulka.name))))
     except Refused as error:
-        return render_template("import.html", form=form, error=i18n.say(error)), STATUS[error.code]
+        return render_template("pulkas/import.html", form=form, error=i18n.say(error)), STATUS[error.code]

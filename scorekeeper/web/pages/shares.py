@@ -34,7 +34,7 @@ def shares(uid: str):
         except Refused as error:
             errors, status = field_errors(error), STATUS[error.code]
     links = [(share, share_url(share.token)) for share in share_service.list_shares(store().shares, uid)]
-    return render_template("shares.html", pulka=pulka, form=form, errors=errors, links=links, qr=qr_svg,
+    return render_template("shares/shares.html", pulka=pulka, form=form, errors=errors, links=links, qr=qr_svg,
                            revoke=ConfirmForm()), status
 
 
