@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import date, datetime
@@ -25,8 +25,10 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
+from jinja2 import Environment, FileSystemLoader
+
 from .. import i18n_engine
-from ..engine import Column, Replay, Rules, Settlement, Text, settle
+from ..engine import Column, Entry, Replay, Rules, Settlement, Text, settle
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from ..words import Msg
 from .svg import sheet_svg
@@ -50,12 +52,12 @@ def allowed_url(url: str, root: Path = STATIC_DIR) -> bool:
     return path.is_relative_to(root.resolve()) and path.is_file()
 
 
-def make_url_fetcher(root: Path = STATIC_DIR):
+def make_url_fetcher(root: Path = STATIC_DIR) -> Any:
     """A WeasyPrint URL fetcher that refuses everything `allowed_url` does not allow."""
     from weasyprint.urls import URLFetcher
 
     class StaticFetcher(URLFetcher):
-        def fetch(self, url, headers=None):
+        def fetch(self, url: str, headers: Any = None) -> Any:
             if not allowed_url(url, root):
                 raise ValueError(f"scorekeeper fetches only its own static files, not {url[:80]!r}")
             return super().fetch(url, headers)
@@ -71,15 +73,13 @@ def pdf_filename(title: str, created: date | datetime) -> str:
 
 
 @lru_cache(maxsize=4)
-def _environment(language: str = "en"):
+def _environment(language: str = "en") -> Environment:
     """The PDF's Jinja environment in `language`: its template may use gettext and {% trans %} as the pages do
     (the `messages` catalog, read without Flask)."""
-    from jinja2 import Environment, FileSystemLoader
-
     environment = Environment(loader=FileSystemLoader(TEMPLATES_DIR), autoescape=True, trim_blocks=True,
                               lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
     environment.policies["ext.i18n.trimmed"] = True  # as scorekeeper.catalogs extracts {% trans %} blocks
-    environment.install_gettext_translations(i18n_engine.catalog(language), newstyle=True)  # type: ignore[attr-defined]
+    environment.install_gettext_translations(i18n_engine.catalog(language), newstyle=True)  # type: ignore[attr-defined]  # the i18n extension adds it
     return environment
 
 
@@ -97,15 +97,16 @@ def _money(value: Decimal, currency: str) -> str:
     return signed(value) + (f" {currency}" if currency else "")
 
 
-def _entry_place(entry, names: Sequence[str], say) -> str:
+def _entry_place(entry: Entry, names: Sequence[str], say: Callable[[Text], str]) -> str:
     if entry.column is Column.WHISTS:
+        assert entry.on is not None
         return say(WHISTS_PLACE(player=names[entry.player], on=names[entry.on]))
     return say(PLACE[entry.column](player=names[entry.player]))
 
 
 def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement, *, title: str,
             created: date | datetime, currency: str = "", orientation: str = "table",
-            seats: Sequence[str] | None = None, language: str = "en") -> dict:
+            seats: Sequence[str] | None = None, language: str = "en") -> dict[str, Any]:
     """Everything the template shows, as plain strings in `language`: the template only lays it out."""
     names = tuple(players)
     catalog = i18n_engine.catalog(language)
@@ -113,7 +114,7 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
     def say(text: Text) -> str:
         return text.render(names, catalog.gettext, catalog.ngettext)
 
-    def value(v) -> str:
+    def value(v: object) -> str:
         shown = _value(v)
         return say(VALUES[shown]) if shown in VALUES else shown
     n = len(names)
@@ -184,7 +185,7 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
     }
 
 
-def _value(value) -> str:
+def _value(value: object) -> str:
     if isinstance(value, list):
         return "-".join(map(str, value)) or "none"
     if isinstance(value, bool):
@@ -203,7 +204,7 @@ def render_html(players: Sequence[str], rules: Rules, replay: Replay, settlement
                    orientation=orientation, seats=seats, language=language)
     data["svg"] = Markup(data["svg"])  # built and escaped by sheet_svg
     data["language"] = language  # <html lang>: hyphenation and the PDF's language
-    return _environment(language).get_template("pdf/pulka.html").render(data)
+    return str(_environment(language).get_template("pdf/pulka.html").render(data))
 
 
 def render_pdf(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement | None = None, *,
@@ -216,7 +217,7 @@ def render_pdf(players: Sequence[str], rules: Rules, replay: Replay, settlement:
     html = render_html(players, rules, replay, settlement, title=title, created=created, currency=currency,
                        orientation=orientation, seats=seats, language=language)
     document = weasyprint.HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=make_url_fetcher())
-    return document.write_pdf()
+    return bytes(document.write_pdf())
 
 
 # -- in worker processes ---------------------------------------------------------------

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from html import escape
 
 from .. import i18n_engine
-from ..engine import Column, Replay, Rules
+from ..engine import Column, Points, Replay, Rules
 from ..resources import STATIC_DIR
 from ..words import Msg
 from .text import chain, decimal, points
@@ -259,12 +259,11 @@ def fit(pieces: Sequence[str], width: float, height: float,
     # every smaller one, so the largest size that fits is found by bisection.
     sizes = _sizes(largest, smallest)
     i = bisect_left(sizes, True, key=lambda size: _wrap(pieces, widths, width, height, size) is not None)
-    if i < len(sizes):
-        return sizes[i], _wrap(pieces, widths, width, height, sizes[i]), 0
+    if i < len(sizes) and (lines := _wrap(pieces, widths, width, height, sizes[i])) is not None:
+        return sizes[i], lines, 0
     size, lead = smallest, _units(ELLIPSIS)
     kept = min(_newest(widths, width * UNIT / size, _most_lines(height, size), lead), len(pieces) - 1)
-    if kept:
-        lines = _wrap([ELLIPSIS, *pieces[-kept:]], [lead, *widths[-kept:]], width, height, size)
+    if kept and (lines := _wrap([ELLIPSIS, *pieces[-kept:]], [lead, *widths[-kept:]], width, height, size)) is not None:
         return size, lines, len(pieces) - kept
     # Even the newest value alone is too wide: shrink it below the floor rather than overflow.
     last = pieces[-1]
@@ -272,7 +271,7 @@ def fit(pieces: Sequence[str], width: float, height: float,
     return size, [last], len(pieces) - 1
 
 
-def _chain_pieces(values: Sequence) -> list[str]:
+def _chain_pieces(values: Sequence[Points]) -> list[str]:
     """"2.6.10" as pieces that may break after each dot."""
     texts = [points(v) for v in values]
     return [t + "." for t in texts[:-1]] + texts[-1:]
@@ -387,7 +386,7 @@ def _words(text: str) -> list[str]:
     return [w + " " for w in words[:-1]] + words[-1:]
 
 
-def _band(box: Box, angle: int, values: list, attrs: str) -> str:
+def _band(box: Box, angle: int, values: Sequence[Points], attrs: str) -> str:
     attrs = f'{attrs} data-chain="{escape(chain(values))}"'
     if not values:
         return f'<g class="band" {attrs} data-box="{_n(box.x0)} {_n(box.y0)} {_n(box.x1)} {_n(box.y1)}"></g>'

@@ -46,7 +46,7 @@ def points(value: int | Fraction) -> str:
 
 def signed(value: int | Fraction | Decimal) -> str:
     """+4, −1, +263.33: points, or money and balances to the cent."""
-    text = f"{abs(value):.2f}" if isinstance(value, Decimal) else points(abs(value))
+    text = f"{abs(value):.2f}" if isinstance(value, Decimal) else points(-value if value < 0 else value)
     return (MINUS if value < 0 else "+" if value > 0 else "") + text
 
 
@@ -82,13 +82,16 @@ def describe(deal: Deal, names: Sequence[str], k: int = 0, language: str = "en")
     tricks = ", ".join(f"{names[seat]} {count}" for seat, count in (deal.tricks or {}).items())
     if deal.type is DealType.RASPASY:
         return say(RASPASY_NTH(k=k, tricks=tricks) if k > 1 else RASPASY(tricks=tricks))
+    assert deal.declarer is not None  # a valid deal: a game or misère has a declarer
     if deal.type is DealType.MISERE:
-        return say(MISERE(player=names[deal.declarer], count=deal.tricks[deal.declarer]))
+        assert deal.tricks is not None and isinstance(taken := deal.tricks[deal.declarer], int)
+        return say(MISERE(player=names[deal.declarer], count=taken))
+    assert deal.contract is not None
     text = f"{names[deal.declarer]} {deal.contract.label}"
     if deal.whist is None:
         text = say(CHECKED(game=text))
     else:
-        words = ", ".join(f"{names[seat]} {say(_WORDS[Word(word)])}" for seat, word in deal.whist.items())
+        words = ", ".join(f"{names[seat]} {say(_WORDS[Word(str(word))])}" for seat, word in deal.whist.items())
         text = say(WHISTS(game=text, words=words))
         if deal.open:
             text = say(OPEN(text=text))

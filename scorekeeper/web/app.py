@@ -91,7 +91,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     if proxies := int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0):
         # Behind a reverse proxy: the client's address (the login limit counts by it), scheme and host
         # come from its X-Forwarded-* headers, trusted for that many proxies and no more.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
     # Flask defines both keys (as None and 500 KB): a setdefault would do nothing.
     try:
         if app.config.get("MAX_CONTENT_LENGTH") is None:
@@ -116,7 +116,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     database = Database(app.config["DATABASE_URL"])
     database.open(migrate=app.config.get("MIGRATE_ON_START", True))
     # One budget in bytes for the replayed pulkas and what is shown of them, least recently used out first.
-    cache = VersionCache(int(app.config["CACHE_MB"] * 2**20), weight)
+    cache: VersionCache[Any] = VersionCache(int(app.config["CACHE_MB"] * 2**20), weight)
     app.extensions["scorekeeper"] = Store(database, cache.section("pulkas"), app.config["MAX_DEALS"])
     app.extensions["scorekeeper.presenters"] = cache.section("presenters")
     # PDFs render in PDF_RENDERERS worker processes, as many more requests may wait for one, and any beyond
@@ -131,8 +131,6 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.register_blueprint(api.bp)
     app.register_blueprint(shell.bp)
     app.jinja_env.filters.update(FILTERS)
-    app.json.ensure_ascii = False
-    app.json.sort_keys = False  # keep the pulka file's key order (whist, tricks) as entered
     errors.register(app)
     app.register_error_handler(Busy, busy)
     return app

@@ -6,6 +6,7 @@ import os
 import signal
 import socket
 import sys
+from typing import Any
 
 from flask import Flask
 
@@ -22,7 +23,7 @@ def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 
     """
     from waitress import serve as waitress_serve
 
-    options = {"threads": threads, "ident": "scorekeeper", "connection_limit": 1000}
+    options: dict[str, Any] = {"threads": threads, "ident": "scorekeeper", "connection_limit": 1000}
     if workers <= 1:
         waitress_serve(app, host=host, port=port, **options)
         return

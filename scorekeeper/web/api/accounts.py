@@ -16,7 +16,7 @@ from .blueprint import bp
 
 
 @bp.post("/accounts")
-def create_account():
+def create_account() -> ResponseReturnValue:
     """A new account: while registration is open, or by the administrator's token."""
     data = json_body()
     account = account_service.register(store().accounts, data.get("username"), data.get("password"),
@@ -25,7 +25,7 @@ def create_account():
 
 
 @bp.post("/tokens")
-def create_token():
+def create_token() -> ResponseReturnValue:
     """A token for `Authorization: Bearer`, in exchange for the username and password."""
     data = json_body()
     account = account_service.authenticate(store().accounts, data.get("username"), data.get("password"),
@@ -34,7 +34,7 @@ def create_token():
 
 
 @bp.delete("/tokens/current")
-def revoke_token():
+def revoke_token() -> ResponseReturnValue:
     """Revoke the token this request carries."""
     token = caller().bearer
     if not token or not token.startswith(TOKEN_PREFIX):

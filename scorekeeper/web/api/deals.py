@@ -33,7 +33,8 @@ def _deal(data: dict[str, Any], pulka: Pulka, number: int) -> Deal:
 
 
 def deal_json(view: Presenter, number: int) -> dict[str, Any]:
-    return jsonable(view.deal(number)) | {"version": view.pulka.version}
+    shown: dict[str, Any] = jsonable(view.deal(number))
+    return shown | {"version": view.pulka.version}
 
 
 def _counts(pulka: Pulka) -> Answer:
@@ -41,14 +42,14 @@ def _counts(pulka: Pulka) -> Answer:
 
 
 @bp.get("/pulkas/<uid>/deals")
-def list_deals(uid: str):
+def list_deals(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     return jsonify({"version": pulka.version, "deals": jsonable(presenter(pulka).protocol)})
 
 
 @bp.post("/pulkas/<uid>/deals")
 @idempotent
-def add_deal(uid: str):
+def add_deal(uid: str) -> ResponseReturnValue:
     data = json_body()
     expected = version_sent(data)
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -62,7 +63,7 @@ def add_deal(uid: str):
 
 
 @bp.post("/pulkas/<uid>/deals/preview")
-def preview_deal(uid: str):
+def preview_deal(uid: str) -> ResponseReturnValue:
     """What a deal would write, without storing it. Takes the API's JSON deal, or the deal form's own
     fields (form-encoded, seats as numbers) so the page's live preview shares the form's reading."""
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -82,13 +83,13 @@ def preview_deal(uid: str):
 
 
 @bp.get("/pulkas/<uid>/deals/<int:number>")
-def get_deal(uid: str, number: int):
+def get_deal(uid: str, number: int) -> ResponseReturnValue:
     return jsonify(deal_json(presenter(pulka_service.get_pulka(store().pulkas, uid)), number))
 
 
 @bp.put("/pulkas/<uid>/deals/<int:number>")
 @idempotent
-def edit_deal(uid: str, number: int):
+def edit_deal(uid: str, number: int) -> ResponseReturnValue:
     data = json_body()
     expected = version_sent(data)
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -100,13 +101,13 @@ def edit_deal(uid: str, number: int):
 
 @bp.delete("/pulkas/<uid>/deals/<int:number>")
 @idempotent
-def delete_deal(uid: str, number: int):
+def delete_deal(uid: str, number: int) -> ResponseReturnValue:
     expected = version_sent({})
     return write(lambda once: deal_service.delete_deal(store().pulkas, uid, number, expected, actor(), once), _counts)
 
 
 @bp.post("/pulkas/<uid>/undo")
 @idempotent
-def undo(uid: str):
+def undo(uid: str) -> ResponseReturnValue:
     expected = version_sent(json_body(optional=True))
     return write(lambda once: deal_service.undo(store().pulkas, uid, expected, actor(), once), _counts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ... import __version__
@@ -36,7 +37,7 @@ def _errors(*statuses: int) -> dict[str, Any]:
 def parameter_schema(p: Parameter) -> dict[str, Any]:
     """A rules.md §14 parameter's domain as JSON Schema, from the engine's own table (bounds, choices)."""
     number = {"minimum": p.low, "maximum": p.high}
-    schema: dict[str, Any] = {
+    schemas: dict[Kind, Callable[[], dict[str, Any]]] = {
         Kind.INT: lambda: {"type": "integer"} | number,
         Kind.MONEY: lambda: {"type": "number"} | number,
         Kind.BOOL: lambda: {"type": "boolean"},
@@ -45,8 +46,8 @@ def parameter_schema(p: Parameter) -> dict[str, Any]:
         Kind.LEVELS: lambda: {"type": "array", "uniqueItems": True, "items": {"enum": list(p.choices)}},
         Kind.INT_LIST: lambda: {"type": "array", "items": {"type": "integer"} | number,
                                 "minItems": p.length or 1, "maxItems": p.length or p.most},
-    }[p.kind]()
-    return schema | {"description": f"{p.meaning.text(())} ({p.domain.text(())})"}
+    }
+    return schemas[p.kind]() | {"description": f"{p.meaning.text(())} ({p.domain.text(())})"}
 
 
 PULKA_ID = {"name": "uid", "in": "path", "required": True, "schema": {"type": "string"},
@@ -173,7 +174,7 @@ def document() -> dict[str, Any]:
             "created_at": {"type": "string"}, "last_used_at": {"type": ["string", "null"]}}},
     }
     p, n = [PULKA_ID], [PULKA_ID, NUMBER]
-    paths = {
+    paths: dict[str, dict[str, Any]] = {
         "/api/v1/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI"}}}},
         "/api/v1/parameters": {"get": {"summary": "Every rules.md §14 parameter and the three presets",
                                        "responses": {"200": {"description": "parameters and presets"}}}},

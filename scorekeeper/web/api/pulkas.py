@@ -42,7 +42,7 @@ def _created(pulka: Pulka) -> Answer:
 
 
 @bp.get("/pulkas")
-def list_pulkas():
+def list_pulkas() -> ResponseReturnValue:
     return jsonify({"pulkas": [{"id": s.uid, "name": s.name, "players": list(s.players), "deals": s.deals,
                                 "updated_at": s.updated_at.isoformat(), "role": s.role.value}
                                for s in pulka_service.list_pulkas(store().pulkas, me())]})
@@ -50,7 +50,7 @@ def list_pulkas():
 
 @bp.post("/pulkas")
 @idempotent
-def create_pulka():
+def create_pulka() -> ResponseReturnValue:
     body = json_body()
     if "currency" not in body:
         body = {**body, "currency": i18n.DEFAULT_CURRENCY[i18n.language()]}  # a Russian table plays for roubles
@@ -59,12 +59,12 @@ def create_pulka():
 
 
 @bp.get("/pulkas/<uid>")
-def get_pulka(uid: str):
+def get_pulka(uid: str) -> ResponseReturnValue:
     return jsonify(pulka_json(presenter(pulka_service.get_pulka(store().pulkas, uid))))
 
 
 @bp.patch("/pulkas/<uid>")
-def patch_pulka(uid: str):
+def patch_pulka(uid: str) -> ResponseReturnValue:
     data = json_body()
     expected = version_sent(data)
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -73,13 +73,13 @@ def patch_pulka(uid: str):
 
 
 @bp.delete("/pulkas/<uid>")
-def delete_pulka(uid: str):
+def delete_pulka(uid: str) -> ResponseReturnValue:
     pulka_service.delete_pulka(store().pulkas, uid)
     return "", 204
 
 
 @bp.get("/pulkas/<uid>/version")
-def version(uid: str):
+def version(uid: str) -> ResponseReturnValue:
     """What a watching phone asks every few seconds: the version and the last change, with an ETag, so
     that while nothing changes the answer is an empty 304."""
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -90,23 +90,23 @@ def version(uid: str):
 
 
 @bp.get("/pulkas/<uid>/sheet")
-def sheet(uid: str):
+def sheet(uid: str) -> ResponseReturnValue:
     return Response(presenter(pulka_service.get_pulka(store().pulkas, uid)).sheet_json, mimetype="application/json")
 
 
 @bp.get("/pulkas/<uid>/settlement")
-def settlement(uid: str):
+def settlement(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     return jsonify(jsonable(presenter(pulka).settlement) | {"version": pulka.version})
 
 
 @bp.get("/pulkas/<uid>/export")
-def export(uid: str):
+def export(uid: str) -> ResponseReturnValue:
     return Response(presenter(pulka_service.get_pulka(store().pulkas, uid)).export, mimetype="application/json")
 
 
 @bp.get("/pulkas/<uid>/pdf")
-def pdf(uid: str):
+def pdf(uid: str) -> ResponseReturnValue:
     view = presenter(pulka_service.get_pulka(store().pulkas, uid))
     orientation = request.args.get("orientation", "table")
     if orientation not in ORIENTATIONS:
@@ -116,7 +116,7 @@ def pdf(uid: str):
 
 @bp.post("/import")
 @idempotent
-def import_pulka():
+def import_pulka() -> ResponseReturnValue:
     if not request.is_json:
         raise Refused(Msg("send the pulka file as application/json"), code=ErrorCode.UNSUPPORTED_MEDIA_TYPE)
     file, name = read_pulka_file(request.get_data()), request.args.get("name", "")[:PULKA_NAME_MAX]

@@ -16,12 +16,12 @@ from .openapi import document
 
 
 @bp.get("/openapi.json")
-def openapi():
+def openapi() -> ResponseReturnValue:
     return jsonify(document())
 
 
 @bp.get("/parameters")
-def parameters():
+def parameters() -> ResponseReturnValue:
     return jsonify({
         "parameters": [{"name": p.name, "kind": p.kind.value, "title": i18n.say(p.title or literal(p.name)),
                         "meaning": i18n.say(p.meaning), "domain": i18n.say(p.domain)} for p in PARAMETERS],
@@ -30,5 +30,5 @@ def parameters():
 
 
 @bp.get("/players")
-def players():
+def players() -> ResponseReturnValue:
     return jsonify({"players": pulka_service.player_names(store().pulkas, me())})

@@ -22,18 +22,18 @@ def share_json(share: Share) -> dict[str, Any]:
 
 
 @bp.get("/pulkas/<uid>/shares")
-def list_shares(uid: str):
+def list_shares(uid: str) -> ResponseReturnValue:
     return jsonify({"shares": [share_json(s) for s in share_service.list_shares(store().shares, uid)]})
 
 
 @bp.post("/pulkas/<uid>/shares")
-def create_share(uid: str):
+def create_share(uid: str) -> ResponseReturnValue:
     data = json_body()
     share = share_service.create_share(store().shares, uid, data.get("role"), data.get("label", ""))
     return jsonify(share_json(share)), 201
 
 
 @bp.delete("/pulkas/<uid>/shares/<share_id>")
-def delete_share(uid: str, share_id: str):
+def delete_share(uid: str, share_id: str) -> ResponseReturnValue:
     share_service.revoke_share(store().shares, uid, share_id)
     return "", 204

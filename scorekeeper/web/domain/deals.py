@@ -29,7 +29,7 @@ def whole_number(text: object) -> int | str | None:
 
 def _tricks(fields: Mapping[str, Any], seats: tuple[int, ...], talon_seat: int | None = None) -> dict[int, Any] | None:
     """The tricks of `seats`; when exactly one is left blank it is 10 − the rest, as players count."""
-    values = {seat: whole_number(fields.get(f"t{seat}")) for seat in seats}
+    values: dict[int, int | str | None] = {seat: whole_number(fields.get(f"t{seat}")) for seat in seats}
     talon = whole_number(fields.get(f"t{talon_seat}")) if talon_seat is not None else None
     blank = [seat for seat, value in values.items() if value is None]
     counts = [value for value in values.values() if isinstance(value, int)]
@@ -57,7 +57,7 @@ def deal_from_fields(fields: Mapping[str, Any], sheet: Sheet, rules: Rules) -> D
     declarer = declarer if isinstance(declarer, int) else None
     if kind is DealType.MISERE:
         taken = whole_number(fields.get(f"t{declarer}")) if declarer is not None else None
-        return Deal(kind, declarer, tricks=None if taken is None else {declarer: taken})
+        return Deal(kind, declarer, tricks=None if declarer is None or taken is None else {declarer: taken})
     contract = Contract.parse(f"{fields.get('level') or ''}{fields.get('strain') or ''}")
     whist = None
     if not rules.checked_ten(contract):
@@ -68,7 +68,7 @@ def deal_from_fields(fields: Mapping[str, Any], sheet: Sheet, rules: Rules) -> D
     lone = len(words.whisters) == 1
     if not words.played(rules):
         tricks = None
-    elif lone and lone_whist_total(rules):
+    elif lone and lone_whist_total(rules) and declarer is not None:  # a whister: the declarer is in play
         passer = next(seat for seat in defenders(active, declarer) if seat not in words.whisters)
         tricks = _declarer_only(fields, declarer, words.whisters[0], passer)
     else:

@@ -131,12 +131,13 @@ def read_settings(data: Mapping[str, object], base: Settings | None = None,
 
 def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:
     why = pulyafile.check_players(value)
-    if not why and not all(map(one_line, value)):
+    names = tuple(value) if not why and isinstance(value, list) else ()
+    if not why and not all(map(one_line, names)):
         why = Msg("a player's name is one line of text, without control characters")
     if why:
         faults.append(Fault.of("bad_players", "players", why))
         return ()
-    return tuple(value)
+    return names
 
 
 def _rules(value: object, faults: list[Fault]) -> Rules | None:

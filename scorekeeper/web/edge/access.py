@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from flask import Flask, current_app, g, redirect, request, session, url_for
+from flask.typing import ResponseReturnValue
 from flask_login import LoginManager, UserMixin, current_user
 from flask_wtf.csrf import CSRFProtect
 
@@ -137,17 +138,21 @@ def init(app: Flask) -> None:
     app.extensions["scorekeeper.csrf"] = CSRFProtect(app)
     app.before_request(check)
     app.register_error_handler(Unauthorized, _unauthorized)
-    app.context_processor(lambda: {"caller": g.get("caller") or Caller(), "role": role(),
-                                   "can_score": bool(role() and role().allows(Role.SCORER)),
-                                   "can_own": role() is Role.OWNER})
+    app.context_processor(_page_context)
 
 
-def _unauthorized(error: Unauthorized):
+def _page_context() -> dict[str, object]:
+    """What every template knows of the caller: who it is, and what it may do with this page's pulka."""
+    held = role()
+    return {"caller": g.get("caller") or Caller(), "role": held,
+            "can_score": held is not None and held.allows(Role.SCORER), "can_own": held is Role.OWNER}
+
+
+def _unauthorized(error: Unauthorized) -> ResponseReturnValue:
     """Pages send a browser without an account to the login page; the API answers 401."""
     if request.path.startswith("/api/"):
-        response = respond(error)
-        response[0].headers["WWW-Authenticate"] = "Bearer"
-        return response
+        body, status = respond(error)
+        return body, status, {"WWW-Authenticate": "Bearer"}
     return redirect(url_for("pages.login", next=request.full_path if request.query_string else request.path))
 
 
@@ -165,11 +170,16 @@ def caller() -> Caller:
     return g.caller  # type: ignore[no-any-return]  # set by `check` before every route
 
 
-def me() -> int:
-    """The calling account's id, on a route that needs an account (`check` saw to it)."""
+def my_account() -> Account:
+    """The calling account, on a route that needs one (`check` saw to it)."""
     account = caller().account
-    assert account is not None, "a route of Need.ACCOUNT"
-    return account.id
+    assert account is not None, "a route of Need.ACCOUNT or Need.ADMIN"
+    return account
+
+
+def me() -> int:
+    """The calling account's id, on a route that needs an account."""
+    return my_account().id
 
 
 def check() -> None:
@@ -243,7 +253,8 @@ def remember_share(token: str) -> None:
 
 def role() -> Role | None:
     """The caller's role on the pulka of this request (None on a route without a pulka)."""
-    return g.get("role")
+    held: Role | None = g.get("role")
+    return held
 
 
 def scope() -> str:

@@ -109,7 +109,7 @@ def register(app: Flask) -> None:
     """Every refusal, whoever raises it, answers in the app's look (pages) or as a JSON error (the API)."""
 
     def general(code: str, message: Text | None = None) -> Reply:
-        return respond(Refused(message or MESSAGES.get(code) or literal(code), code=code))
+        return respond(Refused(message or MESSAGES.get(ErrorCode(code)) or literal(code), code=code))
 
     app.register_error_handler(Refused, respond)
     app.register_error_handler(CSRFError, lambda error: general(E.CSRF))

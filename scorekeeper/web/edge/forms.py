@@ -163,8 +163,9 @@ class PulkaForm(VersionedForm):
         }
 
     def rules_data(self) -> dict[str, object]:
-        shown = self.shown_preset.data if self.shown_preset.data in Preset.__members__.values() else self.preset.data
-        base = PRESETS.get(Preset(shown)) if shown in Preset.__members__.values() else None
+        presets = {preset.value for preset in Preset}
+        shown = self.shown_preset.data if self.shown_preset.data in presets else self.preset.data
+        base = PRESETS[Preset(shown)] if isinstance(shown, str) and shown in presets else None
         rules: dict[str, object] = {"preset": self.preset.data or "", "pulya_size": whole_number(self.pulya_size.data),
                                     "whist_price": _decimal(self.whist_price.data)}
         for p in ADVANCED:

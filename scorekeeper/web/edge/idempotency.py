@@ -16,8 +16,11 @@ import hashlib
 import json
 import secrets
 from collections.abc import Callable
+from typing import IO, Any
 
 from flask import Response, current_app, flash, g, redirect, request
+from flask.typing import ResponseReturnValue
+from werkzeug.wrappers import Response as Answering  # what a redirect is: flask's Response is one
 
 from ...words import Msg
 from ..domain.idempotency import Answer, Answered, Once
@@ -36,12 +39,15 @@ def new_key() -> str:
     return secrets.token_urlsafe(16)
 
 
-def idempotent(view):
+View = Callable[..., ResponseReturnValue]
+
+
+def idempotent(view: View) -> View:
     """A write route: the same request sent again with its key answers what the first one answered, before
     the route runs (what the route would check may no longer hold: the deal it deleted is gone)."""
 
     @functools.wraps(view)
-    def route(**args):
+    def route(**args: Any) -> ResponseReturnValue:
         once = _once()
         if once is None:
             return view(**args)
@@ -56,11 +62,11 @@ def idempotent(view):
         response.headers["Idempotent-Replayed"] = "true"
         return response
 
-    route.idempotent = True  # the OpenAPI test finds the header documented on each of these
+    setattr(route, "idempotent", True)  # the OpenAPI test finds the header documented on each of these
     return route
 
 
-def write(make: Callable[[Once | None], Pulka], answer: Callable[[Pulka], Answer]) -> Response:
+def write(make: Callable[[Once[Pulka] | None], Pulka], answer: Callable[[Pulka], Answer]) -> Answering:
     """Make the write (a use case, given the request's key or None) and answer it as `answer` says of the
     pulka it made. With a key, `answer` runs in the write's transaction and is stored with the key: it must
     not cache by the new version (a presenter of its own), as that transaction may still roll back."""
@@ -69,6 +75,7 @@ def write(make: Callable[[Once | None], Pulka], answer: Callable[[Pulka], Answer
         return respond(answer(make(None)))
     once.answer = answer
     make(once)
+    assert once.given is not None  # the store answered the key in the write's transaction
     return respond(once.given)
 
 
@@ -81,11 +88,11 @@ def json_answer(status: int, value: object, location: str | None = None) -> Answ
     return Answer(status, current_app.json.dumps(value), location)
 
 
-def respond(answer: Answer) -> Response:
+def respond(answer: Answer) -> Answering:
     """The answer as a response: a page's redirect with its messages, or the API's JSON."""
     for category, message in answer.flashes:
         flash(message, category)
-    if 300 <= answer.status < 400:
+    if 300 <= answer.status < 400 and answer.location:
         return redirect(answer.location, answer.status)
     response = Response(answer.body, answer.status, mimetype="application/json")
     if answer.location:
@@ -93,7 +100,7 @@ def respond(answer: Answer) -> Response:
     return response
 
 
-def _once() -> Once | None:
+def _once() -> Once[Pulka] | None:
     """The request's key, or None: none sent, or a request that writes nothing (showing a form, a preview)."""
     if request.method in ("GET", "HEAD") or request.form.get("action") == "preview":
         return None
@@ -121,7 +128,7 @@ def _fingerprint() -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def _digest(stream) -> str:
+def _digest(stream: IO[bytes]) -> str:
     digest = hashlib.sha256(stream.read()).hexdigest()  # a body is at most MAX_CONTENT_LENGTH
     stream.seek(0)  # the route reads the file after
     return digest

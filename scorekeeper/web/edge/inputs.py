@@ -44,7 +44,11 @@ class PathNumber(IntegerConverter):
 
 class JSONProvider(DefaultJSONProvider):
     """JSON nested deeper than Python's recursion limit ('[' × 100,000) is malformed JSON like any other
-    (a ValueError: request.get_json answers 400, or None when silent), not a RecursionError."""
+    (a ValueError: request.get_json answers 400, or None when silent), not a RecursionError. Names are
+    written as they are, and keys in the order given (the pulka file's order: whist, tricks, as entered)."""
+
+    ensure_ascii = False
+    sort_keys = False
 
     def loads(self, s: str | bytes, **kwargs: Any) -> Any:
         try:

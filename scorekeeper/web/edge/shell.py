@@ -23,18 +23,18 @@ def _worker() -> str:
 
 
 @bp.get("/sw.js")
-def worker():
+def worker() -> Response:
     # At the root, so that its scope is the whole site; never cached by the browser's HTTP cache, so a
     # new version is found at once.
     return Response(_worker(), mimetype="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
 @bp.get("/offline")
-def offline():
+def offline() -> str:
     return render_template("shell/offline.html")
 
 
 @bp.get("/outbox")
-def outbox():
+def outbox() -> str:
     """Where a write saved without a connection leads: it is kept on the phone (static/sw.js) and listed."""
     return render_template("shell/outbox.html")

@@ -13,7 +13,7 @@ from ...words import Msg
 from ..domain.accounts import Account
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import User, caller
+from ..edge.access import User, caller, my_account
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import AccountForm, ConfirmForm, LoginForm, PasswordForm
@@ -21,14 +21,15 @@ from ..services import accounts as account_service
 from .blueprint import bp
 
 
-def sign_in(account) -> None:
+def sign_in(account: Account | None) -> None:
     """The session keeps the account for a year in this browser (a phone at the table stays signed in)."""
+    assert account is not None, "an account that was just found"
     session.permanent = True
     login_user(User(account))
 
 
 def registration_open() -> bool:
-    return current_app.config["REGISTRATION"] == "open"
+    return bool(current_app.config["REGISTRATION"] == "open")
 
 
 def _next() -> str:
@@ -40,7 +41,7 @@ def _next() -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-def login():
+def login() -> ResponseReturnValue:
     form = LoginForm()
     if request.method == "GET":
         return render_template("accounts/login.html", form=form, errors={}, open=registration_open())
@@ -55,14 +56,14 @@ def login():
 
 
 @bp.post("/logout")
-def logout():
+def logout() -> ResponseReturnValue:
     logout_user()
     flash(gettext("Logged out."))
     return redirect(url_for("pages.login"))
 
 
 @bp.post("/language")
-def language():
+def language() -> ResponseReturnValue:
     """The switch on every page: remembered by this browser, and by the account when logged in."""
     choice = i18n.chosen(request.form.get("language"))
     if choice is None:
@@ -76,7 +77,7 @@ def language():
 
 
 @bp.route("/register", methods=["GET", "POST"])
-def register():
+def register() -> ResponseReturnValue:
     form = AccountForm()
     if not registration_open():
         return render_template("accounts/register.html", form=form, errors={}, closed=True), STATUS["registration_closed"]
@@ -93,9 +94,9 @@ def register():
 
 
 @bp.route("/account", methods=["GET", "POST"])
-def account():
+def account() -> ResponseReturnValue:
     form = PasswordForm()
-    who = caller().account
+    who = my_account()
     if request.method == "POST":
         try:
             account_service.change_password(store().accounts, who, form.current.data, form.new.data)
@@ -109,7 +110,7 @@ def account():
 
 
 @bp.route("/admin", methods=["GET", "POST"])
-def admin():
+def admin() -> ResponseReturnValue:
     """Every account; a new one (how accounts are made while registration is closed)."""
     form = AccountForm()
     errors: dict[str, list[str]] = {}
@@ -127,12 +128,12 @@ def admin():
 
 
 @bp.post("/admin/accounts/<int:account_id>")
-def admin_account(account_id: int):
+def admin_account(account_id: int) -> ResponseReturnValue:
     """Disable or enable an account, or set its password."""
     action = request.form.get("action")
     try:
         if action in ("disable", "enable"):
-            account_service.set_disabled(store().accounts, caller().account, account_id, action == "disable")
+            account_service.set_disabled(store().accounts, my_account(), account_id, action == "disable")
             flash(gettext("Account disabled.") if action == "disable" else gettext("Account enabled."))
         elif action == "password":
             account_service.reset_password(store().accounts, account_id, request.form.get("password", ""))

@@ -32,7 +32,7 @@ from .pulkas import RESTORE, sheet
 
 @bp.post("/p/<uid>/undo")
 @idempotent
-def undo(uid: str):
+def undo(uid: str) -> ResponseReturnValue:
     before = pulka_service.get_pulka(store().pulkas, uid)
 
     def offered(pulka: Pulka) -> Answer:
@@ -56,7 +56,7 @@ def undo(uid: str):
 
 @bp.post("/p/<uid>/restore")
 @idempotent
-def restore(uid: str):
+def restore(uid: str) -> ResponseReturnValue:
     """The deal an undo took back, added again as it was; refused (409, on the sheet as it is now) when the pulka
     changed since the undo, like any stale save."""
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -82,14 +82,14 @@ def restore(uid: str):
 
 
 def _deal_page(pulka: Pulka, number: int, data: dict[str, Any], errors: dict[str, list[str]],
-               preview: list[dict[str, str]] | None = None, status: int = 200):
+               preview: list[dict[str, str]] | None = None, status: int = 200) -> ResponseReturnValue:
     form = DealForm(formdata=None)
     form.version.data = pulka.version
     return render_template("deals/deal_form.html", pulka=pulka, form=form, data=data, errors=errors, preview=preview,
                            **presenter(pulka).deal_form(number)), status
 
 
-def _deal_post(pulka: Pulka, number: int):
+def _deal_post(pulka: Pulka, number: int) -> ResponseReturnValue:
     """Preview or save the deal form as deal `number` (a new deal when it is one past the last)."""
     form = DealForm()
     data = form.fields()
@@ -136,7 +136,7 @@ def _deal_saved(before: Pulka, saved: Pulka, number: int) -> Answer:
 
 @bp.route("/p/<uid>/deal", methods=["GET", "POST"])
 @idempotent
-def new_deal(uid: str):
+def new_deal(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     number = len(pulka.deals) + 1
     if request.method == "POST":
@@ -151,7 +151,7 @@ def new_deal(uid: str):
 
 @bp.route("/p/<uid>/deals/<int:number>/edit", methods=["GET", "POST"])
 @idempotent
-def edit_deal(uid: str, number: int):
+def edit_deal(uid: str, number: int) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     result = pulka.result(number)
     if request.method == "POST":
@@ -161,7 +161,7 @@ def edit_deal(uid: str, number: int):
 
 @bp.route("/p/<uid>/deals/<int:number>/delete", methods=["GET", "POST"])
 @idempotent
-def delete_deal(uid: str, number: int):
+def delete_deal(uid: str, number: int) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     shown = presenter(pulka).deal(number)
     form = ConfirmForm()
@@ -185,6 +185,6 @@ def delete_deal(uid: str, number: int):
 
 
 @bp.get("/p/<uid>/history")
-def history(uid: str):
+def history(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     return render_template("deals/history.html", pulka=pulka, deals=presenter(pulka).protocol, undo=ConfirmForm())

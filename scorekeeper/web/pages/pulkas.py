@@ -14,7 +14,7 @@ from flask_babel import gettext, ngettext
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from ...engine import PARAMETERS, PRESETS, Kind, Parameter, choice_title, json_value
+from ...engine import PARAMETERS, PRESETS, Kind, Parameter, Preset, choice_title, json_value
 from ..domain.idempotency import Answer
 from ..domain.limits import PULKA_NAME_MAX
 from ..domain.pulkas import Pulka, read_settings
@@ -40,7 +40,7 @@ _KEY = "\x00idempotency-key\x00"
 
 
 @bp.get("/")
-def index():
+def index() -> ResponseReturnValue:
     return render_template("pulkas/index.html", pulkas=[card(summary, pulka) for summary, pulka
                                                  in pulka_service.pulkas_as_they_stand(store().pulkas, me())])
 
@@ -58,7 +58,7 @@ def _choices(p: Parameter) -> list[tuple[str, str]]:
     return [(text_of(c), i18n.say(choice_title(c)) if isinstance(c, StrEnum) else text_of(c)) for c in p.choices]
 
 
-def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka | None = None, status: int = 200):
+def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka | None = None, status: int = 200) -> ResponseReturnValue:
     return render_template("pulkas/pulka_form.html", form=form, errors=errors, pulka=pulka, advanced=ADVANCED, Kind=Kind,
                            say=i18n.say,  # a parameter's title, meaning and domain in the page's language
                            advanced_open=any(field.startswith("p_") for field in errors),
@@ -69,10 +69,10 @@ def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka |
 
 @bp.route("/new", methods=["GET", "POST"])
 @idempotent
-def new_pulka():
+def new_pulka() -> ResponseReturnValue:
     form = PulkaForm()
     if request.method == "GET":
-        form.fill_rules(PRESETS[form.preset.data or "sochi"])
+        form.fill_rules(PRESETS[Preset(form.preset.data or "sochi")])
         form.currency.data = i18n.DEFAULT_CURRENCY[i18n.language()]
         return _settings_page(form, {})
 
@@ -90,7 +90,7 @@ def new_pulka():
 
 @bp.post("/p/<uid>/again")
 @idempotent
-def again(uid: str):
+def again(uid: str) -> ResponseReturnValue:
     """"Same players again": a new pulka with this one's seats and rules, opened at once."""
     return write(lambda once: pulka_service.again(store().pulkas, me(), uid, once),
                  lambda pulka: went(url_for(".sheet", uid=pulka.uid), ("message", gettext(
@@ -99,7 +99,7 @@ def again(uid: str):
 
 
 @bp.route("/p/<uid>/settings", methods=["GET", "POST"])
-def settings(uid: str):
+def settings(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     form = PulkaForm()
     if request.method == "GET":
@@ -117,7 +117,7 @@ def settings(uid: str):
 
 
 @bp.route("/p/<uid>/remove", methods=["GET", "POST"])
-def remove(uid: str):
+def remove(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     form = ConfirmForm()
     if request.method == "POST":
@@ -136,7 +136,7 @@ def remove(uid: str):
 
 
 @bp.get("/p/<uid>")
-def sheet(uid: str):
+def sheet(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     view = presenter(pulka)
     chosen = request.args.get("orientation")
@@ -146,7 +146,7 @@ def sheet(uid: str):
         offers = get_flashed_messages(category_filter=[RESTORE]) if token is None else []
         return render_template("pulkas/sheet.html", pulka=pulka, view=view.sheet, balances=view.balances, token=token,
                                once=once, orientation=orientation, drawing=Markup(view.drawing(orientation)),
-                               restore=json.loads(offers[-1]) if offers else None)
+                               restore=json.loads(str(offers[-1])) if offers else None)
 
     if session.get("_flashes") or not current_app.config.get("PAGE_CACHE", True):
         page = render()  # a page with messages is this request's own
@@ -162,34 +162,34 @@ def sheet(uid: str):
 
 
 @bp.get("/p/<uid>/settlement")
-def settlement(uid: str):
+def settlement(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     view = presenter(pulka)
     return render_template("pulkas/settlement.html", pulka=pulka, view=view.settlement, balances=view.balances)
 
 
 @bp.get("/p/<uid>/export")
-def export(uid: str):
+def export(uid: str) -> ResponseReturnValue:
     view = presenter(pulka_service.get_pulka(store().pulkas, uid))
     return download(view.export, "application/json", view.filename("pulya.json"))
 
 
 @bp.get("/p/<uid>/pulka.pdf")
-def pdf(uid: str):
+def pdf(uid: str) -> ResponseReturnValue:
     view = presenter(pulka_service.get_pulka(store().pulkas, uid))
     return download(view.pdf(orientation_of(request.args.get("orientation"))), "application/pdf",
                     view.filename("pdf"))
 
 
 @bp.get("/p/<uid>/protocol.csv")
-def protocol(uid: str):
+def protocol(uid: str) -> ResponseReturnValue:
     view = presenter(pulka_service.get_pulka(store().pulkas, uid))
     return download(view.csv, "text/csv", view.filename("csv"))
 
 
 @bp.route("/import", methods=["GET", "POST"])
 @idempotent
-def import_pulka():
+def import_pulka() -> ResponseReturnValue:
     form = ImportForm()
     if request.method == "GET":
         return render_template("pulkas/import.html", form=form, error=None)

@@ -19,7 +19,7 @@ from .blueprint import bp
 
 
 @bp.route("/p/<uid>/shares", methods=["GET", "POST"])
-def shares(uid: str):
+def shares(uid: str) -> ResponseReturnValue:
     """The pulka's share links, each as an address and a QR code to scan across the table."""
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     form = ShareForm()
@@ -39,14 +39,14 @@ def shares(uid: str):
 
 
 @bp.post("/p/<uid>/shares/<share_id>/revoke")
-def revoke_share(uid: str, share_id: str):
+def revoke_share(uid: str, share_id: str) -> ResponseReturnValue:
     share_service.revoke_share(store().shares, uid, share_id)
     flash(gettext("The link is revoked: it no longer opens the pulka, on any phone."))
     return redirect(url_for(".shares", uid=uid))
 
 
 @bp.get("/s/<token>")
-def open_share(token: str):
+def open_share(token: str) -> ResponseReturnValue:
     """A share link: this browser may see (or score) the pulka from now on, with or without an account."""
     share = share_service.open_share(store().shares, token, caller().account_id)
     remember_share(token)

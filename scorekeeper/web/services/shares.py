@@ -38,7 +38,7 @@ def create_share(shares: ShareRepository, uid: str, role: object, label: object 
         raise Refused(Msg("a share link's role is viewer or scorer"), "role")
     if not isinstance(label, str) or len(label.strip()) > SHARE_LABEL_MAX or not one_line(label):
         raise Refused(Msg("a link's name is one line of at most {most} characters")(most=SHARE_LABEL_MAX), "label")
-    return shares.add_share(uid, Role(role), label.strip())
+    return shares.add_share(uid, Role(str(role)), label.strip())
 
 
 def list_shares(shares: ShareRepository, uid: str) -> list[Share]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import CursorResult, bindparam, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -124,6 +124,6 @@ def account_of(row: Any) -> Account:
 def _claim(session: Session, account_id: int) -> int:
     session.execute(update(PlayerRow).where(PlayerRow.owner_id.is_(None)).values(owner_id=account_id))
     # A new version: pulkas cached by version elsewhere learn their owner.
-    claimed = session.execute(update(PulkaRow).where(PulkaRow.owner_id.is_(None))
-                              .values(owner_id=account_id, version=PulkaRow.version + 1))
-    return int(claimed.rowcount)
+    claimed = cast(CursorResult[Any], session.execute(update(PulkaRow).where(PulkaRow.owner_id.is_(None))
+                                                      .values(owner_id=account_id, version=PulkaRow.version + 1)))
+    return claimed.rowcount

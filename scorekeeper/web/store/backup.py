@@ -30,7 +30,7 @@ from typing import Any
 from urllib.parse import quote
 
 from alembic.script import ScriptDirectory
-from sqlalchemy import (JSON, Connection, Date, DateTime, Engine, Float, Integer, LargeBinary, MetaData, Numeric,
+from sqlalchemy import (JSON, BindParameter, Cast, Column, Connection, Date, DateTime, Engine, Float, Integer, LargeBinary, MetaData, Numeric,
                         Table, Text, Time, Uuid, bindparam, cast, create_engine, func, insert, inspect, select, text)
 from sqlalchemy.pool import StaticPool
 
@@ -77,7 +77,8 @@ def backup(url: str, file: Path) -> Done:
         if path is not None and not path.is_file():
             raise BackupError(f"cannot open the database at {safe_url(database.url)}: there is no such file")
         with database.reporting(), database.engine.connect() as connection:
-            source: sqlite3.Connection = connection.connection.driver_connection
+            source = connection.connection.driver_connection
+            assert isinstance(source, sqlite3.Connection)
             if archive:
                 with _snapshot(source) as snapshot:
                     document = dump(snapshot, safe_url(database.url))
@@ -190,7 +191,7 @@ def _write_archive(file: Path, document: dict[str, Any]) -> Done:
     return Done("archive", len(document["tables"]), sum(len(t["rows"]) for t in document["tables"]))
 
 
-def _written(file: Path, write: Callable[[Path], None]) -> None:
+def _written(file: Path, write: Callable[[Path], object]) -> None:
     """Write through a private temporary file beside `file`, renamed over it once complete: a failed
     backup never leaves half a file where the last good one was."""
     try:
@@ -297,7 +298,7 @@ def load(connection: Connection, archived: list[dict[str, Any]]) -> tuple[int, i
     return len(tables), inserted
 
 
-def _parameter(connection: Connection, column, name: str):
+def _parameter(connection: Connection, column: Column[Any], name: str) -> BindParameter[Any] | Cast[Any]:
     if isinstance(column.type, JSON):
         # The archived JSON text goes in as it is; PostgreSQL needs the text cast to json.
         parameter = bindparam(name, type_=Text)
@@ -305,7 +306,7 @@ def _parameter(connection: Connection, column, name: str):
     return bindparam(name, type_=column.type)
 
 
-def _decode(column, value: Any) -> Any:
+def _decode(column: Column[Any], value: Any) -> Any:
     kind = column.type
     if value is None or isinstance(kind, JSON):
         return value

@@ -82,7 +82,9 @@ class Section(Generic[T]):
         self.name = name
 
     def get(self, key: Hashable) -> T | None:
-        return self.cache.get((self.name, key))
+        found: T | None = self.cache.get((self.name, key))
+        return found
 
     def put(self, key: Hashable, item: T) -> T:
-        return self.cache.put((self.name, key), item)
+        kept: T = self.cache.put((self.name, key), item)
+        return kept

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -116,7 +117,7 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, connect_args={"timeout": 15})
 
         @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_connection, _record) -> None:
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
             # WAL lets the sheet be read while a deal is being written.
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
@@ -138,11 +139,11 @@ IDLE_PING_SECONDS = 10.0
 
 def _ping_after_idle(engine: Engine) -> None:
     @event.listens_for(engine, "checkin")
-    def _idle_from(dbapi_connection, record) -> None:
+    def _idle_from(dbapi_connection: Any, record: Any) -> None:
         record.info["idle_since"] = time.monotonic()
 
     @event.listens_for(engine, "checkout")
-    def _ping(dbapi_connection, record, proxy) -> None:
+    def _ping(dbapi_connection: Any, record: Any, proxy: Any) -> None:
         if time.monotonic() - record.info.get("idle_since", 0.0) < IDLE_PING_SECONDS:
             return
         cursor = dbapi_connection.cursor()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -31,7 +31,8 @@ from .rows import aware, players, pulka_of
 
 _VERSION = select(PulkaRow.version).where(PulkaRow.uid == bindparam("uid"))
 # INSERT … ON CONFLICT is each dialect's own construct (the same SQL in both).
-_INSERT = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+_INSERT: dict[str, Callable[[type[PlayerRow]], postgresql.Insert | sqlite.Insert]] = {
+    "postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
 def new_uid() -> str:

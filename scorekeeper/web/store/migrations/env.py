@@ -12,7 +12,7 @@ target_metadata = Base.metadata
 def run() -> None:
     engine = config.attributes.get("engine")
     if engine is None:
-        engine = create_engine(config.get_main_option("sqlalchemy.url"))
+        engine = create_engine(config.get_main_option("sqlalchemy.url") or "")
     with engine.connect() as connection:
         sqlite = connection.dialect.name == "sqlite"
         if sqlite:
