@@ -44,13 +44,18 @@ def catalog_path(language: str) -> Path:
     return TRANSLATIONS / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+def language_of(locale: str) -> str:
+    """The language of a locale as browsers and catalogs write it: "ru" of ru, ru_RU, ru-RU and RU-ru."""
+    return locale.replace("-", "_").partition("_")[0].lower()
+
+
 @functools.cache
 def translations(locale: str) -> gettext.NullTranslations:
     """The engine's catalog for `locale` (ru, ru_RU, ru-RU); the msgids, English, where there is none.
 
     Read from the .po, so that the catalog in the repository is the one in use: no compiled
     file to keep in step. A fuzzy translation is a translator's doubt and is not used."""
-    language = locale.replace("-", "_").partition("_")[0].lower()
+    language = language_of(locale)
     path = catalog_path(language)
     if not language or not path.is_file():
         return gettext.NullTranslations()
@@ -68,7 +73,7 @@ def catalog(locale: str) -> gettext.NullTranslations:
     beside its .po), the engine's behind it. A refusal of the web may hold a problem of the engine (a deal
     that breaks a later one), and a page's line holds a reason of the engine: one catalog writes both.
     Without Flask: the renderers (SVG, PDF in its worker process) get it by the language's name."""
-    language = locale.replace("-", "_").partition("_")[0].lower()
+    language = language_of(locale)
     engine = translations(language)
     path = TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo" if language else None
     if path is None or not path.is_file():

@@ -32,7 +32,7 @@ from ..engine import Column, Entry, Replay, Rules, Settlement, Text, settle
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from ..words import Msg
 from .svg import sheet_svg
-from .text import decimal, describe, filename, points, signed
+from .text import PRESET_TITLES, decimal, describe, filename, points, signed
 
 FONTS = {"regular": STATIC_DIR / "fonts" / "DejaVuSans.ttf", "bold": STATIC_DIR / "fonts" / "DejaVuSans-Bold.ttf"}
 
@@ -89,7 +89,6 @@ FINISHED = Msg("finished after {count} deal", "finished after {count} deals", "c
 IN_PROGRESS = Msg("in progress: {count} deal so far, {dealer} deals next",
                   "in progress: {count} deals so far, {dealer} deals next", "count")
 PAYS = Msg("{payer} pays {payee} {amount}")
-PRESETS = {"sochi": Msg("Sochi"), "leningrad": Msg("Leningrad"), "rostov": Msg("Rostov")}
 VALUES = {"none": Msg("none"), "yes": Msg("yes"), "no": Msg("no")}
 
 
@@ -144,7 +143,7 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
         "players": names,
         "status": status,
         "finished": replay.finished,
-        "preset": say(PRESETS[rules.preset.value]),
+        "preset": say(PRESET_TITLES[rules.preset]),
         "pulya_size": rules.pulya_size,
         "whist_price": decimal(rules.whist_price) + (f" {currency}" if currency else ""),
         "changed": [f"{k} {value(v)}" for k, v in overrides.items()],

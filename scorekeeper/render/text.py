@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from .. import i18n_engine
-from ..engine import Deal, DealType, Text, Word
+from ..engine import Deal, DealType, Preset, Text, Word
 from ..words import Msg
 
 # Halves and thirds come from split whists; players write them as vulgar fractions.
@@ -22,6 +22,8 @@ _VULGAR = {
 
 
 MINUS = "\u2212"
+# The presets as players name them (the pages, the drawing's caption and the PDF).
+PRESET_TITLES: dict[str, Text] = {Preset.SOCHI: Msg("Sochi"), Preset.LENINGRAD: Msg("Leningrad"), Preset.ROSTOV: Msg("Rostov")}
 _WORDS = {Word.WHIST: Msg("whist"), Word.PASS: Msg("pass"), Word.HALF: Msg("half-whist")}
 RASPASY = Msg("Raspasy: {tricks}")
 RASPASY_NTH = Msg("Raspasy #{k}: {tricks}")

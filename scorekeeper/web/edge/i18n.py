@@ -23,6 +23,7 @@ from flask_babel import Babel, get_locale
 
 from ... import i18n_engine
 from ...engine import Gettext, Ngettext, Text
+from ...render.text import PRESET_TITLES
 
 LANGUAGES = {"ru": "Русский", "en": "English"}
 DEFAULT = "en"
@@ -40,7 +41,7 @@ def chosen(value: object) -> str | None:
 
 def from_header() -> str:
     for value, _quality in request.accept_languages:  # most wanted first
-        language = value.replace("_", "-").partition("-")[0].lower()
+        language = i18n_engine.language_of(value)
         language = KIN.get(language, language)
         if language in LANGUAGES:
             return language
@@ -86,3 +87,10 @@ def init(app: Flask) -> None:
           default_translation_directories=str(i18n_engine.TRANSLATIONS))
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # as scorekeeper.catalogs extracts {% trans %} blocks
     app.context_processor(lambda: {"language": language(), "languages": LANGUAGES})
+    app.jinja_env.globals["preset_title"] = preset_title
+
+
+def preset_title(value: object) -> str:
+    """A preset as players name it, in the request's language; an unknown one (a form's text) as it is."""
+    title = PRESET_TITLES.get(str(value))
+    return say(title) if title is not None else str(value).capitalize()
