@@ -1,6 +1,6 @@
 """The paper pulya, drawn: pure rendering, no Flask.
 
-svg  `sheet_svg(players, rules, replay, ...)` returns the classic score sheet
+svg  `sheet_svg(players, rules, replay or any sheet with its chains, ...)` returns the classic score sheet
      (rectangle and three spokes, or a square and two diagonals) as one SVG
      string, the same for the web page and the PDF.
 pdf  `render_pdf(...)` exports a pulka to an A4 PDF with WeasyPrint: the

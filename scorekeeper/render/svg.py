@@ -16,10 +16,11 @@ import math
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 from html import escape
 
 from .. import i18n_engine
-from ..engine import Column, Points, Replay, Rules
+from ..engine import Column, Points, Rules, Sheet
 from ..resources import STATIC_DIR
 from ..words import Msg
 from .text import chain, decimal, points
@@ -304,10 +305,20 @@ def _text_block(box: Box, angle: int, pieces: Sequence[str], cls: str, attrs: st
 # -- the sheet ----------------------------------------------------------------
 
 
-def sheet_svg(players: Sequence[str], rules: Rules, replay: Replay, *, orientation: str = "table",
+class Chained(Protocol):
+    """A sheet and the chains of running totals that led to it: a pulka's replay, or a sheet from paper
+    (each chain then the one total written on it)."""
+
+    @property
+    def sheet(self) -> Sheet: ...
+
+    def chain(self, column: Column, player: int, on: int | None = None) -> list[Points]: ...
+
+
+def sheet_svg(players: Sequence[str], rules: Rules, drawn: Chained, *, orientation: str = "table",
               currency: str = "", seats: Sequence[str] | None = None, styled: bool = True,
               language: str = "en") -> str:
-    """The pulka's sheet as an inline <svg> (no XML declaration), sized by its viewBox.
+    """The sheet as an inline <svg> (no XML declaration), sized by its viewBox.
 
     `orientation` "table" turns each sector's text to face its own edge, as
     the sheet lies in the middle of the table; "upright" keeps every entry
@@ -327,7 +338,7 @@ def sheet_svg(players: Sequence[str], rules: Rules, replay: Replay, *, orientati
         raise ValueError(f"seats must place the {n} players on {', '.join(clockwise)}")
     layout = _three() if n == 3 else _four()
     at = {position: seat for seat, position in enumerate(seats)}
-    sheet = replay.sheet
+    sheet = drawn.sheet
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="pulya-sheet" data-players="{n}" '
@@ -361,11 +372,11 @@ def sheet_svg(players: Sequence[str], rules: Rules, replay: Replay, *, orientati
         parts.append(_text_block(sector.name, name_angle, _words(label), "name", "",
                                  largest=NAME_FONT, smallest=SMALLEST_NAME_FONT, bold_last=False))
         for column, box in ((Column.GORA, sector.gora), (Column.PULYA, sector.pulya)):
-            parts.append(_band(box, angle, replay.chain(column, seat), f'data-band="{column}"'))
+            parts.append(_band(box, angle, drawn.chain(column, seat), f'data-band="{column}"'))
         k = clockwise.index(position)
         for i, box in enumerate(sector.whists):
             on = at[clockwise[(k + 1 + i) % n]]
-            parts.append(_band(box, angle, replay.chain(Column.WHISTS, seat, on),
+            parts.append(_band(box, angle, drawn.chain(Column.WHISTS, seat, on),
                                f'data-band="whists" data-on="{on}" data-against="{escape(players[on])}"'))
         parts.append("</g>")
     parts.append("</svg>")
