@@ -221,12 +221,12 @@ def db_claim_command(args: argparse.Namespace) -> int:
 @_operational
 def backup_command(args: argparse.Namespace) -> int:
     """`backup` and `restore`: the same database, found the same way, in either direction."""
-    from .web.store import backup
+    from .web.store import backup, restore
     from .web.store.db import safe_url
 
     restoring = args.command == "restore"
     url = _database_url(args, create=restoring)  # a backup only reads: it makes no instance folder
-    done = (backup.restore if restoring else backup.backup)(url, Path(args.file))
+    done = (restore.restore if restoring else backup.backup)(url, Path(args.file))
     if restoring:
         print(_one_line(f"scorekeeper: restored {args.file} ({done}) into {safe_url(url)}"))
     else:

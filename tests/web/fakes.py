@@ -15,7 +15,7 @@ from typing import Any
 from scorekeeper.engine import Deal, Replay, replay
 from scorekeeper.web.domain.accounts import Account, username_key
 from scorekeeper.web.domain.idempotency import Answer, Answered, Once
-from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Summary
+from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Stamp, Summary
 from scorekeeper.web.domain.refusals import AccountInvalid, NotFound
 from scorekeeper.web.domain.shares import Access, Role, Share
 from scorekeeper.web.services.accounts import AccountRepository
@@ -54,6 +54,9 @@ class FakePulkas:
         if row is None:
             raise NotFound()
         return _pulka(row)
+
+    def stamp(self, uid: str, seen: int = 0) -> Stamp:
+        return self.get(uid).stamp
 
     def summaries(self, account_id: int) -> list[Summary]:
         mine = [row for row in self.rows.values() if row.owner_id == account_id]

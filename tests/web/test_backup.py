@@ -18,7 +18,8 @@ from sqlalchemy import (JSON, Boolean, Column, Date, DateTime, Float, Integer, L
                         Text, cast, create_engine, insert, select, text)
 from sqlalchemy.engine import make_url
 
-from scorekeeper.web.store.backup import BackupError, backup, dump, load, restore
+from scorekeeper.web.store.backup import BackupError, backup, dump
+from scorekeeper.web.store.restore import load, restore
 from scorekeeper.web.store.db import normalize_url
 
 from .conftest import BACKENDS, OWNER, SOCHI, add, create, make_app, signed_in
@@ -353,7 +354,7 @@ def test_restore_refuses_an_empty_database_at_another_revision(archive, new_data
     app = open_app(new_database("sqlite"), tmp_path)
     with app.extensions["scorekeeper"].db.engine.begin() as connection:
         connection.execute(text("UPDATE alembic_version SET version_num = 'other'"))
-    with pytest.raises(BackupError, match="is at schema revision other, the backup at 0004"):
+    with pytest.raises(BackupError, match="is at schema revision other, the backup at 0005"):
         restore(app_url(app), archive)
     close(app)
 

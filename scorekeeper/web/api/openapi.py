@@ -274,8 +274,10 @@ def document() -> dict[str, Any]:
             "parameters": p,
             "get": {"summary": "The pulka's version and its last change, with an ETag: what watching phones poll "
                                "(If-None-Match answers 304 while nothing changed)",
+                    "parameters": [{"name": "since", "in": "query", "required": False, "schema": VERSION,
+                                    "description": "the version the phone shows: the answer is never older"}],
                     "responses": {"200": {"description": "the version"}, "304": {"description": "unchanged"}}
-                                 | _errors(404)}},
+                                 | _errors(400, 404)}},
         "/api/v1/pulkas/{uid}/shares": {
             "parameters": p,
             "get": {"summary": "The pulka's share links (owner)",

@@ -13,7 +13,7 @@ from ...words import Msg
 from ..domain.idempotency import Answer
 from ..domain.limits import PULKA_NAME_MAX
 from ..domain.pulkas import Pulka, read_settings
-from ..domain.reading import read_pulka_file
+from ..domain.reading import read_number, read_pulka_file
 from ..domain.refusals import ErrorCode, Refused
 from ..edge import i18n
 from ..edge.access import actor, me
@@ -81,10 +81,12 @@ def delete_pulka(uid: str) -> ResponseReturnValue:
 @bp.get("/pulkas/<uid>/version")
 def version(uid: str) -> ResponseReturnValue:
     """What a watching phone asks every few seconds: the version and the last change, with an ETag, so
-    that while nothing changes the answer is an empty 304."""
-    pulka = pulka_service.get_pulka(store().pulkas, uid)
-    response = jsonify({"version": pulka.version, "deals": len(pulka.deals), "change": pulka.last_change})
-    response.set_etag(f"v{pulka.version}")
+    that while nothing changes the answer is an empty 304. `since`: the version the phone shows (its own
+    last write's, say): the answer is never older."""
+    seen = read_number(request.args["since"], "since") if "since" in request.args else 0
+    stamp = pulka_service.version(store().pulkas, uid, seen)
+    response = jsonify({"version": stamp.version, "deals": stamp.deals, "change": stamp.change})
+    response.set_etag(f"v{stamp.version}")
     response.headers["Cache-Control"] = "no-cache"
     return response.make_conditional(request)
 

@@ -51,6 +51,10 @@ class Pulka:
         return settle(self.sheet, self.rules)
 
     @property
+    def stamp(self) -> Stamp:
+        return Stamp(self.version, len(self.deals), self.last_change)
+
+    @property
     def settings(self) -> Settings:
         return Settings(self.name, self.currency, self.players, self.first_dealer, self.rules)
 
@@ -73,6 +77,16 @@ class Settings:
     def seating(self) -> tuple[tuple[str, ...], int, Rules]:
         """What the first deal fixes: the players, the first dealer and the rules."""
         return self.players, self.first_dealer, self.rules
+
+@dataclass(frozen=True)
+class Stamp:
+    """A pulka's version as the phones watching its sheet ask for it: the version, its deals, and what the
+    last write did and who did it."""
+
+    version: int
+    deals: int
+    change: Note | None
+
 
 @dataclass(frozen=True)
 class Summary:

@@ -16,7 +16,7 @@ from typing import Protocol
 from ... import pulyafile
 from ...engine import Deal, PulkaError, Replay, Text, replay
 from ..domain.idempotency import Once
-from ..domain.pulkas import Note, Pulka, Settings, Summary, default_name, english, read_settings
+from ..domain.pulkas import Note, Pulka, Settings, Stamp, Summary, default_name, english, read_settings
 from ..domain.refusals import DealRefused, RulesFrozen, TooManyDeals, VersionConflict
 
 
@@ -48,6 +48,9 @@ class PulkaRepository(Protocol):
     def get(self, uid: str) -> Pulka:
         """The pulka as it is now, replayed; NotFound when there is none."""
 
+    def stamp(self, uid: str, seen: int = 0) -> Stamp:
+        """The pulka's version, deals and last change, never older than the version `seen`; NotFound."""
+
     def summaries(self, account_id: int) -> list[Summary]:
         """The account's pulkas and those shared with it, newest first."""
 
@@ -68,6 +71,12 @@ class PulkaRepository(Protocol):
 
 def get_pulka(pulkas: PulkaRepository, uid: str) -> Pulka:
     return pulkas.get(uid)
+
+
+def version(pulkas: PulkaRepository, uid: str, seen: int = 0) -> Stamp:
+    """What a phone watching the sheet asks every few seconds: the version (never older than the one it
+    saw), with the deals and the last change."""
+    return pulkas.stamp(uid, seen)
 
 
 def list_pulkas(pulkas: PulkaRepository, account_id: int) -> list[Summary]:

@@ -2,19 +2,23 @@
 
 `db` opens the database and migrates it; `models` are its rows, never engine objects; one module per
 aggregate implements its feature's repository Protocol (services/): `pulkas`, `accounts`, `shares`, and
-`keys` for idempotency keys; `rows` turns rows into engine and domain objects; `backup` writes and
-restores the whole database; `cache` keeps this process's pulkas by version.
+`keys` for idempotency keys; `rows` and `deals` turn rows into domain and engine objects; `watch` is what a
+process knows of the database without asking it; `backup` and `restore` write and restore the whole
+database; `cache` keeps this process's pulkas by version.
 """
 
 from __future__ import annotations
 
-from ..domain.pulkas import Pulka
+from datetime import datetime
+
+from ..domain.pulkas import Pulka, Stamp
 from .accounts import AccountStore
 from .cache import Section
-from .db import Database
+from .db import Database, sqlite_path
 from .keys import KeyStore
 from .pulkas import PulkaStore
 from .shares import ShareStore
+from .watch import CounterCheck, Listener, Watch, access_generation, lately_written
 
 
 class Store:
@@ -22,10 +26,38 @@ class Store:
 
     def __init__(self, db: Database, cache: Section[Pulka] | None = None, max_deals: int = 1000):
         self.db = db
-        self.pulkas = PulkaStore(db, cache, max_deals)
-        self.accounts = AccountStore(db)
-        self.shares = ShareStore(db)
+        self.watch = Watch()  # trusts nothing until `watch()`: every version and access is asked for
+        self.pulkas = PulkaStore(db, self.watch, cache, max_deals)
+        self.accounts = AccountStore(db, self.watch)
+        self.shares = ShareStore(db, self.watch)
         self.keys = KeyStore(db)
+        self.listener: Listener | None = None
+
+    def watch_changes(self) -> None:
+        """From now on this process learns of every write from the database itself (store.watch), and answers
+        version checks and access from memory while it may trust it. A server process calls it once."""
+        if self.db.engine.dialect.name == "postgresql":
+            self.listener = Listener(self.db.url, self.watch)
+            self.listener.start()
+            return
+        path = sqlite_path(self.db.url)
+        if path is None:
+            return  # an in-memory database: one process, nothing to watch
+
+        def read(since: datetime) -> list[tuple[str, Stamp]]:
+            with self.db.reads.connect() as connection:
+                return lately_written(connection, since)
+
+        def generation() -> int:
+            with self.db.reads.connect() as connection:
+                return access_generation(connection)
+
+        self.watch.refresh = CounterCheck(str(path), read, generation, self.watch)
+
+    def close(self) -> None:
+        if self.listener is not None:
+            self.listener.stop()
+        self.db.engine.dispose()
 
 
 __all__ = ["Database", "Store"]

@@ -15,6 +15,7 @@ from ..domain.accounts import Account, username_key
 from ..domain.refusals import AccountInvalid, NotFound
 from .db import Database, noting
 from .models import AccountRow, LoginFailureRow, PlayerRow, PulkaRow, TokenRow
+from .watch import Watch, access_changed
 
 _ACCOUNTS = select(*AccountRow.__table__.c)
 # One of these is looked up on every request that carries a session or a token: built once.
@@ -26,8 +27,9 @@ _ACCOUNT_BY = {
 
 
 class AccountStore:
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, watch: Watch):
         self.db = db
+        self.watch = watch  # remembers accounts while no account (or access) changed
 
     def create_account(self, username: str, password_hash: str) -> Account:
         """A new account; the first of the instance is its administrator and takes over the pulkas and
@@ -41,7 +43,9 @@ class AccountStore:
                 session.flush()
                 if first:
                     _claim(session, row.id)
-                return account_of(row)
+                made = account_of(row)
+            self.watch.access_changed()  # a name that was nobody's is somebody's
+            return made
         except IntegrityError:
             raise AccountInvalid(Msg("the username {username} is taken")(username=repr(username)), "username") from None
 
@@ -50,14 +54,19 @@ class AccountStore:
         """An account by its id, its username, or the hash of one of its API tokens."""
         value: int | str | None
         if account_id is not None:
-            statement, value = _ACCOUNT_BY["id"], account_id
+            by, value = "id", account_id
         elif username is not None:
-            statement, value = _ACCOUNT_BY["username"], username_key(username)
+            by, value = "username", username_key(username)
         else:
-            statement, value = _ACCOUNT_BY["token"], token_hash
-        with self.db.reads.connect() as connection:
-            row = connection.execute(statement, {"value": value}).first()
-        return account_of(row) if row is not None else None
+            by, value = "token", token_hash
+
+        def ask() -> Account | None:
+            with self.db.reads.connect() as connection:
+                row = connection.execute(_ACCOUNT_BY[by], {"value": value}).first()
+            return account_of(row) if row is not None else None
+
+        # Asked on every request that carries a session or a token: remembered while no account changed.
+        return self.watch.remembered(("account", by, value), ask)
 
     def password_hash(self, account_id: int) -> str:
         with self.db.reads.connect() as connection:
@@ -83,6 +92,8 @@ class AccountStore:
                 raise NotFound("account")
             if end_sessions:
                 connection.execute(delete(TokenRow).where(TokenRow.account_id == account_id))
+            access_changed(connection)
+        self.watch.access_changed()
 
     def add_token(self, account_id: int, token_hash: str) -> None:
         with self.db.Session.begin() as session:
@@ -91,6 +102,8 @@ class AccountStore:
     def delete_token(self, token_hash: str) -> None:
         with self.db.engine.begin() as connection:
             connection.execute(delete(TokenRow).where(TokenRow.token_hash == token_hash))
+            access_changed(connection)
+        self.watch.access_changed()
 
     def failures(self, keys: Sequence[str], since: datetime) -> dict[str, int]:
         """Failed log-ins since `since`, by key."""
@@ -112,7 +125,9 @@ class AccountStore:
     def claim(self, account_id: int) -> int:
         """Give the pulkas and players from before accounts to the account; how many pulkas it got."""
         with self.db.Session.begin() as session:
-            return _claim(session, account_id)
+            claimed = _claim(session, account_id)
+        self.watch.access_changed()
+        return claimed
 
 
 def account_of(row: Any) -> Account:
@@ -122,6 +137,7 @@ def account_of(row: Any) -> Account:
 
 
 def _claim(session: Session, account_id: int) -> int:
+    access_changed(session)
     session.execute(update(PlayerRow).where(PlayerRow.owner_id.is_(None)).values(owner_id=account_id))
     # A new version: pulkas cached by version elsewhere learn their owner.
     claimed = cast(CursorResult[Any], session.execute(update(PulkaRow).where(PulkaRow.owner_id.is_(None))

@@ -185,3 +185,14 @@ class IdempotencyRow(Base):
     flashes: Mapped[list[list[str]] | None] = mapped_column(JSON(none_as_null=True))  # a page's [category, message]s
     # Kept at least a day (repository.KEEP_ANSWERS); the index makes dropping older ones cheap.
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
+
+
+class GenerationRow(Base):
+    """One row: how many times any access (a share link, an account, a pulka's owner) changed. A server
+    process on SQLite reads it when the file changed, to know whether the access it remembers still holds
+    (store.watch). Not data: a backup leaves it out."""
+
+    __tablename__ = "generations"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    access: Mapped[int] = mapped_column(Integer, default=0)

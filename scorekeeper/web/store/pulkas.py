@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from ...engine import Deal, Replay
 from ..domain.idempotency import Answered, Once
-from ..domain.pulkas import Note, Pulka, Settings, Summary
+from ..domain.pulkas import Note, Pulka, Settings, Stamp, Summary
 from ..domain.refusals import NotFound
 from ..domain.shares import Role
 from .cache import Section, VersionCache
@@ -28,8 +28,11 @@ from .keys import answer, remember
 from .models import AccessRow, DealRow, PlayerRow, PulkaRow, SeatRow, ShareRow, now
 from .deals import deal_values, deals_of
 from .rows import aware, players, pulka_of
+from .watch import Watch, access_changed, gone, stamped
 
 _VERSION = select(PulkaRow.version).where(PulkaRow.uid == bindparam("uid"))
+_STAMP = select(PulkaRow.version, select(func.count()).where(DealRow.pulka_id == PulkaRow.id).scalar_subquery(),
+                PulkaRow.last_change).where(PulkaRow.uid == bindparam("uid"))
 # INSERT … ON CONFLICT is each dialect's own construct (the same SQL in both).
 _INSERT: dict[str, Callable[[type[PlayerRow]], postgresql.Insert | sqlite.Insert]] = {
     "postgresql": postgresql.insert, "sqlite": sqlite.insert}
@@ -43,8 +46,9 @@ def new_uid() -> str:
 class PulkaStore:
     """The pulkas of one database, and this process's pulkas by version (services.pulkas.PulkaRepository)."""
 
-    def __init__(self, db: Database, cache: Section[Pulka] | None = None, max_deals: int = 1000):
+    def __init__(self, db: Database, watch: Watch, cache: Section[Pulka] | None = None, max_deals: int = 1000):
         self.db = db
+        self.watch = watch
         self.max_deals = max_deals  # the app's limit on a pulka's deals, which the use cases keep
         # The app gives its share of one budget in bytes; alone (tests, commands): the 256 latest pulkas.
         self.cache: Section[Pulka] = cache or VersionCache[Any](256).section("pulkas")
@@ -65,7 +69,22 @@ class PulkaStore:
                     raise NotFound()
                 pulka = pulka_of(row, deals_of(session, row.id))
             self.cache.put((uid, pulka.version), pulka)
+        self.watch.learn(uid, pulka.stamp)
         return pulka
+
+    def stamp(self, uid: str, seen: int = 0) -> Stamp:
+        """The pulka's version, deals and last change: what this process knows, if it may trust it and it is
+        not older than the version `seen` by the caller; else the database's."""
+        known = self.watch.stamp(uid, seen)
+        if known is not None:
+            return known
+        with self.db.reads.connect() as connection:
+            row = connection.execute(_STAMP, {"uid": uid}).first()
+        if row is None:
+            raise NotFound()
+        found = Stamp(*row)
+        self.watch.learn(uid, found)
+        return found
 
     def summaries(self, account_id: int) -> list[Summary]:
         """The account's pulkas and those shared with it (the best role it holds), newest first."""
@@ -108,6 +127,7 @@ class PulkaStore:
                                 for number, deal in enumerate(deals, 1))
                 session.flush()
                 pulka = pulka_of(row, tuple(deals), replayed)
+                stamped(session, pulka.uid, pulka.stamp)
                 remember(session, once, pulka)
         except IntegrityError:
             # A new pulka locks nothing that a retry would wait for: the same request sent again while this
@@ -119,6 +139,7 @@ class PulkaStore:
             if first is None:
                 raise
             raise Answered(first) from None
+        self.watch.learn(pulka.uid, pulka.stamp)
         return self.cache.put((pulka.uid, pulka.version), pulka)
 
     @contextmanager
@@ -146,9 +167,12 @@ class PulkaStore:
                 before = dataclasses.replace(pulka_of(row, deals_of(session, pulka_id)), version=version - 1)
             change = Change(session, pulka_id, before)
             yield change
+            if change.after is not None:
+                stamped(session, uid, change.after.stamp)
             remember(session, once, change.after)
         if change.after is not None:
             self.cache.put((uid, change.after.version), change.after)
+            self.watch.learn(uid, change.after.stamp)
 
     def delete(self, uid: str) -> None:
         with self.db.Session.begin() as session:
@@ -156,6 +180,10 @@ class PulkaStore:
             if row is None:
                 raise NotFound()
             session.delete(row)
+            gone(session, uid)
+            access_changed(session)
+        self.watch.forget(uid)
+        self.watch.access_changed()
 
 
 class Change:

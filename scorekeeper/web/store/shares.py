@@ -13,6 +13,7 @@ from ..domain.shares import Access, Role, Share
 from .db import Database, noting
 from .models import AccessRow, PulkaRow, ShareRow, now
 from .rows import aware
+from .watch import Watch, access_changed
 
 # A pulka's owner, and the share links of it that the caller holds (built once: it runs on every request).
 _ACCESS = (
@@ -28,13 +29,19 @@ LAST_USED_EVERY = timedelta(minutes=10)
 
 
 class ShareStore:
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, watch: Watch):
         self.db = db
+        self.watch = watch  # remembers who may do what while no access changed
 
     def access(self, uid: str, account_id: int | None, share_tokens: Sequence[str]) -> Access | None:
         """What this caller may do with the pulka, and the share link that allows it: its owner (no link), a
         share link it holds (a token it brings, or a link its account opened), or nothing (None, whether or
-        not the pulka exists). One query: every watching phone asks this every few seconds."""
+        not the pulka exists). One query, remembered while no access changed: every watching phone asks this
+        every few seconds."""
+        return self.watch.remembered(("access", uid, account_id, tuple(share_tokens)),
+                                     lambda: self._access(uid, account_id, share_tokens))
+
+    def _access(self, uid: str, account_id: int | None, share_tokens: Sequence[str]) -> Access | None:
         with self.db.reads.connect() as connection:
             rows = connection.execute(_ACCESS, {"uid": uid, "account": account_id, "tokens": list(share_tokens)}).all()
         if not rows:
@@ -58,7 +65,10 @@ class ShareStore:
                            role=role.value, label=label)
             session.add(row)
             session.flush()
-            return share_of(row, uid)
+            made = share_of(row, uid)
+            access_changed(session)
+        self.watch.access_changed()
+        return made
 
     def shares(self, uid: str) -> list[Share]:
         with self.db.Session() as session:
@@ -78,12 +88,18 @@ class ShareStore:
             gone = connection.execute(delete(ShareRow).where(ShareRow.id == share_id, ShareRow.pulka_id == pulka_id))
             if not gone.rowcount:
                 raise NotFound("share link")
+            access_changed(connection)
+        self.watch.access_changed()
 
     def grant(self, account_id: int, share: Share) -> None:
         """The account opened the share link: the pulka joins its list (unless it is the owner's own)."""
         with self.db.Session.begin() as session:
-            if session.get(AccessRow, (account_id, share.id)) is None:
+            new = session.get(AccessRow, (account_id, share.id)) is None
+            if new:
                 session.add(AccessRow(account_id=account_id, share_id=share.id))
+                access_changed(session)
+        if new:
+            self.watch.access_changed()
         self._used([share.id])
 
     def _used(self, share_ids: Sequence[str]) -> None:
