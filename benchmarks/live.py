@@ -6,7 +6,10 @@ page when it changed; every table adds a deal every 20 s through a scorer link. 
 the delay from a deal's acknowledgment until all four phones of its table have fetched the sheet
 that shows it (p95; goal under 3 s), and the latency of the deal writes meanwhile (p95; goal under
 100 ms). The load generator runs on the same 2-core machine as the server, so its own cost is in
-the figures.
+the figures. Each phone says the version it shows (`?since=`), as static/js/live.js does. The server's
+processes report what their version checks cost (SCOREKEEPER_STATS): CPU seconds per 1,000 checks, and
+statements sent to the database per check (the access check's included); on SQLite also the readings of
+its change counter. With DATABASE_URL naming PostgreSQL, the run gets a schema of its own, dropped after.
 
     .venv/bin/python benchmarks/live.py [--tables 200] [--phones 4] [--seconds 60] [--workers 1] [--every 20]
 """
@@ -77,7 +80,7 @@ async def phone(port: int, uid: str, token: str, until: float, seen: dict[int, l
     version = 1
     await asyncio.sleep(random.uniform(0, POLL_EVERY))
     while time.monotonic() < until:
-        status, body = await connection.request("GET", f"/api/v1/pulkas/{uid}/version")
+        status, body = await connection.request("GET", f"/api/v1/pulkas/{uid}/version?since={version}")
         if status == 200 and json.loads(body)["version"] != version:
             # Like the page: fetch the sheet that shows the change, then count its deals as seen.
             assert (await connection.request("GET", f"/p/{uid}"))[0] == 200
@@ -120,6 +123,38 @@ async def run(port: int, tables: list[tuple[str, str, str]], phones: int, second
     return delays, missed, writes
 
 
+def server_figures(instance: str) -> dict:
+    """What the server's processes counted (SCOREKEEPER_STATS), summed over them."""
+    found = [json.loads(open(os.path.join(instance, name)).read()) for name in os.listdir(instance)
+             if name.startswith("stats.")]
+    summed: dict = {"processes": len(found), "counter_readings": sum(f["counter_readings"] for f in found)}
+    for kind in ("version", "deal"):
+        summed[kind] = {key: sum(f[kind][key] for f in found) for key in ("count", "cpu", "statements")}
+    return summed
+
+
+def own_database(url: str | None) -> tuple[dict[str, str], object]:
+    """With a PostgreSQL DATABASE_URL, a schema of its own for this run, and how to drop it after; else
+    (SQLite in the instance folder) nothing."""
+    if not url or not url.startswith("postgres"):
+        return {}, lambda: None
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    schema = f"bench_{os.getpid()}_{random.randrange(10**6)}"
+    admin = create_engine(url)
+    with admin.begin() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+
+    def drop() -> None:
+        with admin.begin() as connection:
+            connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+    own = make_url(url).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+    return {"DATABASE_URL": own}, drop
+
+
 def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else (values or [0])[0]
 
@@ -135,7 +170,9 @@ def main() -> int:
 
     instance = tempfile.mkdtemp(prefix="scorekeeper-live-")
     port = free_port()
-    env = os.environ | {"SCOREKEEPER_INSTANCE": instance}
+    stats = os.path.join(instance, "stats")
+    database, drop = own_database(os.environ.get("DATABASE_URL"))
+    env = os.environ | {"SCOREKEEPER_INSTANCE": instance, "SCOREKEEPER_STATS": stats} | database
     server = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port),
                                "--workers", str(args.workers)], env=env, stdout=subprocess.DEVNULL,
                               stderr=open(os.path.join(instance, "server.log"), "w"))
@@ -157,8 +194,8 @@ def main() -> int:
             viewer = call(base, "POST", f"/api/v1/pulkas/{uid}/shares", {"role": "viewer"}, token)["token"]
             scorer = call(base, "POST", f"/api/v1/pulkas/{uid}/shares", {"role": "scorer"}, token)["token"]
             tables.append((uid, viewer, scorer))
-        database = os.environ.get("DATABASE_URL", "SQLite").split(":")[0]
-        print(f"server: waitress, {args.workers} process(es), {database}; {args.tables} tables × {args.phones} "
+        kind = "PostgreSQL" if database else "SQLite"
+        print(f"server: waitress, {args.workers} process(es), {kind}; {args.tables} tables × {args.phones} "
               f"phones polling every {POLL_EVERY:g} s; a deal per table every {args.every:g} s; "
               f"{args.seconds:g} s; {os.cpu_count()} CPUs shared with the load")
         delays, missed, writes = asyncio.run(run(port, tables, args.phones, args.seconds, args.every))
@@ -170,10 +207,17 @@ def main() -> int:
         print(f"  deal writes meanwhile                 median {statistics.median(writes) * 1000:.1f} ms   "
               f"p95 {p95(writes) * 1000:.1f} ms   (goal: p95 < 100 ms)")
         met = p95(delays) < 3 and p95(writes) < 0.1 and not missed
-        print(f"\ngoals {'met' if met else 'NOT met'}")
     finally:
         server.terminate()
         server.wait(15)
+        drop()
+    figures = server_figures(instance)
+    checks = figures["version"]
+    done = checks["count"] or 1
+    print(f"  version checks answered: {checks['count']} by {figures['processes']} process(es); CPU "
+          f"{checks['cpu'] / done * 1000:.2f} s per 1,000; statements per check {checks['statements'] / done:.3f}; "
+          f"change-counter readings per check {figures['counter_readings'] / done:.3f}")
+    print(f"\ngoals {'met' if met else 'NOT met'}")
     return 0
 
 

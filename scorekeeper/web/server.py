@@ -1,11 +1,20 @@
-"""The production server: waitress, in one process or several forked ones sharing one listening socket."""
+"""The production server: waitress, in one process or several forked ones sharing one listening socket.
+
+Each process learns of every write from the database (store.watch), so a version check is answered from
+memory. With SCOREKEEPER_STATS=PREFIX set, each process writes what its version checks cost to
+PREFIX.<pid>.json when it stops (benchmarks/live.py reads them).
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask
@@ -17,15 +26,17 @@ from .edge.context import store
 def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 8, workers: int = 1) -> None:
     """The production server: waitress, in `workers` processes sharing one listening socket.
 
-    Each process keeps only caches keyed by pulka version and reads the rest from the database, so
-    they need no coordination: the database decides what is true. Watching phones poll a cheap
-    version check, so none of them holds a thread; connections are many, threads few.
+    Each process keeps only caches keyed by pulka version, and what it learns of the database from the
+    database itself (store.watch): the database decides what is true. Watching phones poll a version check
+    answered from memory, so none of them holds a thread; connections are many, threads few.
     """
     from waitress import serve as waitress_serve
 
     options: dict[str, Any] = {"threads": threads, "ident": "scorekeeper", "connection_limit": 1000}
     if workers <= 1:
-        waitress_serve(app, host=host, port=port, **options)
+        store(app).watch_changes()
+        with tallied(app) as wsgi:  # stopped (SIGTERM: the command's SystemExit), the figures are written
+            waitress_serve(wsgi, host=host, port=port, **options)
         return
     listener = socket.create_server((host, port), backlog=2048)
     store(app).db.engine.dispose()  # no connection crosses a fork
@@ -41,12 +52,14 @@ def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 
             signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             worker = create_app(config | {"MIGRATE_ON_START": False}, instance)
+            store(worker).watch_changes()
             try:
-                waitress_serve(worker, sockets=[listener], **options)
+                with tallied(worker) as wsgi:
+                    waitress_serve(wsgi, sockets=[listener], **options)
             except SystemExit:
                 pass
             finally:
-                store(worker).db.engine.dispose()
+                store(worker).close()
                 os._exit(0)
         children.add(pid)
 
@@ -65,3 +78,48 @@ def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 
         children.discard(pid)
         if not stopping:
             start()  # a worker that died is replaced; the others kept serving
+
+
+class Tally:
+    """What this process's version checks and deal writes cost: how many, the CPU time of their threads, and
+    the statements they sent to the database (the access check's included)."""
+
+    KINDS = {("GET", "/version"): "version", ("POST", "/deals"): "deal"}
+
+    def __init__(self, app: Flask):
+        self.app, self.wsgi = app, app.wsgi_app
+        self.figures = {kind: {"count": 0, "cpu": 0.0, "statements": 0} for kind in self.KINDS.values()}
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "")
+        kind = next((k for (m, end), k in self.KINDS.items() if method == m and path.endswith(end)), None)
+        if kind is None:
+            return self.wsgi(environ, start_response)
+        db, cpu = store(self.app).db, time.thread_time()
+        sent = db.statements()
+        try:
+            return self.wsgi(environ, start_response)
+        finally:
+            figures = self.figures[kind]
+            figures["count"] += 1
+            figures["cpu"] += time.thread_time() - cpu
+            figures["statements"] += db.statements() - sent
+
+    def write(self, path: str) -> None:
+        with open(path, "w", encoding="utf-8") as out:
+            json.dump(self.figures | {"pid": os.getpid(), "counter_readings": store(self.app).watch.readings,
+                                      "process_cpu": time.process_time()}, out)
+
+
+@contextmanager
+def tallied(app: Flask) -> Iterator[Any]:
+    """The app to serve: counted when SCOREKEEPER_STATS names where to write the figures."""
+    prefix = os.environ.get("SCOREKEEPER_STATS")
+    if not prefix:
+        yield app
+        return
+    tally = Tally(app)
+    try:
+        yield tally
+    finally:
+        tally.write(f"{prefix}.{os.getpid()}.json")

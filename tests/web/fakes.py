@@ -16,7 +16,7 @@ from scorekeeper.engine import Deal, Replay, replay
 from scorekeeper.web.domain.accounts import Account, username_key
 from scorekeeper.web.domain.idempotency import Answer, Answered, Once
 from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Stamp, Summary
-from scorekeeper.web.domain.refusals import AccountInvalid, NotFound
+from scorekeeper.web.domain.refusals import AccountInvalid, NotFound, VersionConflict
 from scorekeeper.web.domain.shares import Access, Role, Share
 from scorekeeper.web.services.accounts import AccountRepository
 from scorekeeper.web.services.pulkas import PulkaRepository
@@ -78,12 +78,15 @@ class FakePulkas:
         return pulka
 
     @contextmanager
-    def writing(self, uid: str, once: Once[Pulka] | None = None) -> Iterator[FakeChange]:
+    def writing(self, uid: str, once: Once[Pulka] | None = None,
+                expected: int | None = None) -> Iterator[FakeChange]:
         row = self.rows.get(uid)
-        if row is None:
-            raise NotFound()
         if once is not None and (first := self._answer(once)) is not None:
             raise Answered(first)
+        if row is None:
+            raise NotFound()
+        if expected is not None and expected != row.version:
+            raise VersionConflict()
         change = FakeChange(_pulka(row), copy.deepcopy(row))
         yield change  # an error raised in the block leaves the stored row as it was
         if change.after is not None:
@@ -156,7 +159,7 @@ class FakeAccounts:
         return account
 
     def account(self, *, account_id: int | None = None, username: str | None = None,
-                token_hash: str | None = None) -> Account | None:
+                token_hash: str | None = None, remembered: bool = False) -> Account | None:
         if account_id is None and username is not None:
             account_id = next((a.id for a in self.rows.values() if username_key(a.username) == username_key(username)),
                               None)
@@ -234,7 +237,8 @@ class FakeShares:
     def grant(self, account_id: int, share: Share) -> None:
         self.granted.add((account_id, share.id))
 
-    def access(self, uid: str, account_id: int | None, share_tokens: Sequence[str]) -> Access | None:
+    def access(self, uid: str, account_id: int | None, share_tokens: Sequence[str],
+               remembered: bool = False) -> Access | None:
         row = self.pulkas.rows.get(uid)
         if row is None:
             return None

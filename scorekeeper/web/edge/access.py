@@ -160,10 +160,19 @@ def _load_user(user_id: str) -> User | None:
     account_id, _, epoch = user_id.partition(":")
     if not account_id.isdigit():
         return None
-    account = store().accounts.account(account_id=int(account_id))
+    account = store().accounts.account(account_id=int(account_id), remembered=polling())
     if account is None or account.disabled or str(account.session_epoch) != epoch:
         return None
     return User(account)
+
+
+# What every watching phone asks every few seconds, and shows no more than a version and who wrote last: the
+# one request whose caller may be what this process remembers of it (store.watch), not asked of the database.
+POLLED = {"api.version"}
+
+
+def polling() -> bool:
+    return request.endpoint in POLLED
 
 
 def caller() -> Caller:
@@ -204,7 +213,8 @@ def check() -> None:
         if need is Need.ADMIN and not who.account.is_admin:
             raise Forbidden(Msg("only the administrator manages accounts"))
         return
-    found = store().shares.access((request.view_args or {}).get("uid", ""), who.account_id, who.share_tokens)
+    found = store().shares.access((request.view_args or {}).get("uid", ""), who.account_id, who.share_tokens,
+                                  remembered=polling())
     if found is None:
         if who.bearer and who.account is None and not _valid_share(who.bearer):
             raise Unauthorized(Msg("this token is wrong or revoked"))
@@ -230,7 +240,7 @@ def _caller() -> Caller:
         if scheme.lower() != "bearer" or not token:
             raise Unauthorized(Msg("send Authorization: Bearer <token>"))
         if token.startswith(TOKEN_PREFIX):
-            account = accounts.token_account(store().accounts, token)
+            account = accounts.token_account(store().accounts, token, remembered=polling())
             if account is None:
                 raise Unauthorized(Msg("this token is wrong or revoked"))
             return Caller(account, bearer=token)

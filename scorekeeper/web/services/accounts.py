@@ -30,8 +30,9 @@ class AccountRepository(Protocol):
         """A new account; the first of the instance is its administrator (AccountInvalid: the name is taken)."""
 
     def account(self, *, account_id: int | None = None, username: str | None = None,
-                token_hash: str | None = None) -> Account | None:
-        """An account by its id, its username, or the hash of one of its API tokens."""
+                token_hash: str | None = None, remembered: bool = False) -> Account | None:
+        """An account by its id, its username, or the hash of one of its API tokens; `remembered`: it may
+        be what this process remembers of it while no account changed (a version check's)."""
 
     def password_hash(self, account_id: int) -> str: ...
 
@@ -152,9 +153,9 @@ def new_token(accounts: AccountRepository, account: Account) -> str:
     return token
 
 
-def token_account(accounts: AccountRepository, token: str) -> Account | None:
+def token_account(accounts: AccountRepository, token: str, remembered: bool = False) -> Account | None:
     """The enabled account an API token belongs to."""
-    account = accounts.account(token_hash=token_hash(token))
+    account = accounts.account(token_hash=token_hash(token), remembered=remembered)
     return account if account is not None and not account.disabled else None
 
 

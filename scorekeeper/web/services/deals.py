@@ -11,7 +11,7 @@ from ...words import Msg
 from ..domain.idempotency import Once
 from ..domain.pulkas import Pulka
 from ..domain.refusals import NothingToUndo, TooManyDeals
-from .pulkas import PulkaRepository, expect, note, replayed
+from .pulkas import PulkaRepository, note, replayed
 
 
 def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
@@ -29,8 +29,8 @@ def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
 
 def add_deal(pulkas: PulkaRepository, uid: str, deal: Deal, expected: int | None = None, by: str = "",
              once: Once[Pulka] | None = None) -> Pulka:
-    with pulkas.writing(uid, once) as change:
-        before = expect(change.before, expected)
+    with pulkas.writing(uid, once, expected) as change:
+        before = change.before
         if len(before.deals) >= pulkas.max_deals:
             raise TooManyDeals(pulkas.max_deals)
         deals = (*before.deals, deal)
@@ -42,8 +42,8 @@ def add_deal(pulkas: PulkaRepository, uid: str, deal: Deal, expected: int | None
 def edit_deal(pulkas: PulkaRepository, uid: str, number: int, deal: Deal, expected: int | None = None,
               by: str = "", once: Once[Pulka] | None = None) -> Pulka:
     """Replace deal `number`; every later deal is scored again, and must stay valid."""
-    with pulkas.writing(uid, once) as change:
-        before = expect(change.before, expected)
+    with pulkas.writing(uid, once, expected) as change:
+        before = change.before
         before.result(number)
         deals = list(before.deals)
         deals[number - 1] = deal
@@ -56,8 +56,8 @@ def edit_deal(pulkas: PulkaRepository, uid: str, number: int, deal: Deal, expect
 def delete_deal(pulkas: PulkaRepository, uid: str, number: int, expected: int | None = None, by: str = "",
                 once: Once[Pulka] | None = None) -> Pulka:
     """Remove deal `number`; the later deals keep their order and are scored again, and must stay valid."""
-    with pulkas.writing(uid, once) as change:
-        before = expect(change.before, expected)
+    with pulkas.writing(uid, once, expected) as change:
+        before = change.before
         before.result(number)
         deals = before.deals[:number - 1] + before.deals[number:]
         replay = replayed(before.settings, deals, action=Msg("Deleting deal {number}")(number=number),
@@ -69,8 +69,8 @@ def delete_deal(pulkas: PulkaRepository, uid: str, number: int, expected: int | 
 def undo(pulkas: PulkaRepository, uid: str, expected: int | None = None, by: str = "",
          once: Once[Pulka] | None = None) -> Pulka:
     """Take the last deal back."""
-    with pulkas.writing(uid, once) as change:
-        before = expect(change.before, expected)
+    with pulkas.writing(uid, once, expected) as change:
+        before = change.before
         if not before.deals:
             raise NothingToUndo()
         number = len(before.deals)

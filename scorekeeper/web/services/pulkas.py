@@ -17,7 +17,7 @@ from ... import pulyafile
 from ...engine import Deal, PulkaError, Replay, Text, replay
 from ..domain.idempotency import Once
 from ..domain.pulkas import Note, Pulka, Settings, Stamp, Summary, default_name, english, read_settings
-from ..domain.refusals import DealRefused, RulesFrozen, TooManyDeals, VersionConflict
+from ..domain.refusals import DealRefused, RulesFrozen, TooManyDeals
 
 
 class PulkaChange(Protocol):
@@ -59,9 +59,11 @@ class PulkaRepository(Protocol):
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
                started: datetime | None = None, once: Once[Pulka] | None = None) -> Pulka: ...
 
-    def writing(self, uid: str, once: Once[Pulka] | None = None) -> AbstractContextManager[PulkaChange]:
-        """One transaction on one pulka: committed when the block ends, rolled back if it raises (NotFound:
-        no such pulka; Answered: the key's write was made already)."""
+    def writing(self, uid: str, once: Once[Pulka] | None = None,
+                expected: int | None = None) -> AbstractContextManager[PulkaChange]:
+        """One transaction on one pulka: committed when the block ends, rolled back if it raises. NotFound: no
+        such pulka; Answered: the key's write was made already; VersionConflict: the pulka is not at the
+        `expected` version (the one the caller last saw; None: any), found before anything is read."""
 
     def delete(self, uid: str) -> None: ...
 
@@ -128,8 +130,8 @@ def import_pulka(pulkas: PulkaRepository, owner_id: int, file: pulyafile.Pulka, 
 def change_settings(pulkas: PulkaRepository, uid: str, settings: Settings, expected: int | None = None,
                     by: str = "") -> Pulka:
     """Name and currency change any time; the players, first dealer and rules only before the first deal."""
-    with pulkas.writing(uid) as change:
-        before = expect(change.before, expected)
+    with pulkas.writing(uid, expected=expected) as change:
+        before = change.before
         replay_ = before.replay
         if settings.seating != before.settings.seating:
             if before.deals:
@@ -149,13 +151,6 @@ def delete_pulka(pulkas: PulkaRepository, uid: str) -> None:
 def note(what: str, deal: int | None, by: str) -> dict[str, object]:
     """What a write did and who did it, for the phones watching the sheet."""
     return {"what": what, "deal": deal, "by": by}
-
-
-def expect(pulka: Pulka, expected: int | None) -> Pulka:
-    """The pulka, when it is at the version the caller last saw (None: any); VersionConflict otherwise."""
-    if expected is not None and expected != pulka.version:
-        raise VersionConflict()
-    return pulka
 
 
 def replayed(settings: Settings, deals: Sequence[Deal], focus: int | None = None, action: Text | None = None,

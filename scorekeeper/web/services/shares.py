@@ -27,9 +27,11 @@ class ShareRepository(Protocol):
     def grant(self, account_id: int, share: Share) -> None:
         """The account opened the link: the pulka joins its list."""
 
-    def access(self, uid: str, account_id: int | None, share_tokens: Sequence[str]) -> Access | None:
+    def access(self, uid: str, account_id: int | None, share_tokens: Sequence[str],
+               remembered: bool = False) -> Access | None:
         """What this caller may do with the pulka: its owner, a share link it holds (a token it brings, or a
-        link its account opened), or nothing (None, whether or not the pulka exists)."""
+        link its account opened), or nothing (None, whether or not the pulka exists). `remembered`: it may
+        be what this process remembers while no access changed (a version check's)."""
 
 
 def create_share(shares: ShareRepository, uid: str, role: object, label: object = "") -> Share:

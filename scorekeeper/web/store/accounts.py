@@ -50,8 +50,9 @@ class AccountStore:
             raise AccountInvalid(Msg("the username {username} is taken")(username=repr(username)), "username") from None
 
     def account(self, *, account_id: int | None = None, username: str | None = None,
-                token_hash: str | None = None) -> Account | None:
-        """An account by its id, its username, or the hash of one of its API tokens."""
+                token_hash: str | None = None, remembered: bool = False) -> Account | None:
+        """An account by its id, its username, or the hash of one of its API tokens; `remembered` (for the
+        version check): what this process remembers while no account changed, if it may trust it."""
         value: int | str | None
         if account_id is not None:
             by, value = "id", account_id
@@ -65,8 +66,7 @@ class AccountStore:
                 row = connection.execute(_ACCOUNT_BY[by], {"value": value}).first()
             return account_of(row) if row is not None else None
 
-        # Asked on every request that carries a session or a token: remembered while no account changed.
-        return self.watch.remembered(("account", by, value), ask)
+        return self.watch.remembered(("account", by, value), ask) if remembered else ask()
 
     def password_hash(self, account_id: int) -> str:
         with self.db.reads.connect() as connection:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -176,6 +177,9 @@ class Database:
         self.url = normalize_url(url)
         with self.reporting():
             self.engine = make_engine(self.url)
+        # Statements sent, by the thread that sent them: what a request cost (server.Tally counts them).
+        self._sent = threading.local()
+        event.listen(self.engine, "before_cursor_execute", self._count)
         self.Session: sessionmaker[Session] = sessionmaker(self.engine, expire_on_commit=False)
         # For single SELECTs: on PostgreSQL without BEGIN and ROLLBACK around them, two round trips fewer
         # for each of the few queries every request makes (SQLite begins nothing for a SELECT anyway).
@@ -189,6 +193,13 @@ class Database:
             yield
         except (exc.SQLAlchemyError, sqlite3.Error, CommandError, OSError, ImportError) as error:
             raise Unavailable(f"cannot {doing} the database at {safe_url(self.url)}: {reason(error)}") from error
+
+    def _count(self, *_: Any) -> None:
+        self._sent.count = getattr(self._sent, "count", 0) + 1
+
+    def statements(self) -> int:
+        """How many statements this thread has sent to the database."""
+        return int(getattr(self._sent, "count", 0))
 
     def upgrade(self) -> None:
         upgrade(self.engine)

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from ...engine import Deal, Replay
 from ..domain.idempotency import Answered, Once
 from ..domain.pulkas import Note, Pulka, Settings, Stamp, Summary
-from ..domain.refusals import NotFound
+from ..domain.refusals import NotFound, VersionConflict
 from ..domain.shares import Role
 from .cache import Section, VersionCache
 from .db import Database
@@ -143,23 +143,26 @@ class PulkaStore:
         return self.cache.put((pulka.uid, pulka.version), pulka)
 
     @contextmanager
-    def writing(self, uid: str, once: Once[Pulka] | None = None) -> Iterator[Change]:
+    def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None) -> Iterator[Change]:
         """One transaction on one pulka: committed when the block ends, rolled back if it raises. Under the
         idempotency key `once`, the key and its answer are stored in the same transaction; Answered if the
-        key's write was made already."""
+        key's write was made already. VersionConflict when the pulka is not at the `expected` version."""
         with self.db.Session.begin() as session:
             # Bumping the version first locks the pulka (a row lock in PostgreSQL, the write lock in
-            # SQLite), so concurrent writes to one pulka queue up instead of interleaving.
-            found = session.execute(
-                update(PulkaRow).where(PulkaRow.uid == uid)
-                .values(version=PulkaRow.version + 1, updated_at=now())
-                .returning(PulkaRow.id, PulkaRow.version)).first()
-            if found is None:
-                raise NotFound()
+            # SQLite), so concurrent writes to one pulka queue up instead of interleaving; a write on a
+            # version that is gone bumps nothing and is refused before anything is read or replayed.
+            bump = update(PulkaRow).where(PulkaRow.uid == uid)
+            if expected is not None:
+                bump = bump.where(PulkaRow.version == expected)
+            found = session.execute(bump.values(version=PulkaRow.version + 1, updated_at=now())
+                                    .returning(PulkaRow.id, PulkaRow.version)).first()
             # Looked for under the lock: the same request sent again while the first was being written
             # waited for the lock above, and finds the first one's key here.
             if once is not None and (first := answer(session, once)) is not None:
                 raise Answered(first)
+            if found is None:
+                exists = session.scalar(select(PulkaRow.id).where(PulkaRow.uid == uid)) is not None
+                raise VersionConflict() if exists else NotFound()
             pulka_id, version = found
             before = self.cache.get((uid, version - 1))
             if before is None:

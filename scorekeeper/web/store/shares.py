@@ -33,11 +33,14 @@ class ShareStore:
         self.db = db
         self.watch = watch  # remembers who may do what while no access changed
 
-    def access(self, uid: str, account_id: int | None, share_tokens: Sequence[str]) -> Access | None:
+    def access(self, uid: str, account_id: int | None, share_tokens: Sequence[str],
+               remembered: bool = False) -> Access | None:
         """What this caller may do with the pulka, and the share link that allows it: its owner (no link), a
         share link it holds (a token it brings, or a link its account opened), or nothing (None, whether or
-        not the pulka exists). One query, remembered while no access changed: every watching phone asks this
-        every few seconds."""
+        not the pulka exists). One query; `remembered` (the version check every watching phone asks every
+        few seconds): what this process remembers while no access changed, if it may trust it."""
+        if not remembered:
+            return self._access(uid, account_id, share_tokens)
         return self.watch.remembered(("access", uid, account_id, tuple(share_tokens)),
                                      lambda: self._access(uid, account_id, share_tokens))
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -38,6 +39,7 @@ REFRESH = 0.25  # seconds: on SQLite, how stale what a process knows may be (a p
 SLACK = timedelta(seconds=30)
 KEEP = 300.0  # seconds: a remembered access is asked again this often (the link's last use is noted then)
 RECONNECT = 1.0  # seconds between attempts to listen again
+APPLICATION = "scorekeeper-listener"  # the listening connection's name in pg_stat_activity, with the pid
 
 
 class Watch:
@@ -50,6 +52,7 @@ class Watch:
         self._lock = threading.Lock()
         self._trusted = False
         self.refresh: Callable[[], bool] = lambda: self._trusted  # the database's way to be sure, if any
+        self.readings = 0  # of SQLite's change counter (each a statement, if a cheap one)
 
     # -- what is known ------------------------------------------------------------------------
 
@@ -59,10 +62,10 @@ class Watch:
 
     def stamp(self, uid: str, seen: int = 0) -> Stamp | None:
         """The pulka's stamp if known and trusted and not older than the version `seen` by the caller."""
-        found = self.stamps.get(uid)
-        if found is None or found.version < seen or not self.trusted():
+        if not self.trusted():  # first: a reading of the database may drop what was known
             return None
-        return found
+        found = self.stamps.get(uid)
+        return None if found is None or found.version < seen else found
 
     def learn(self, uid: str, stamp: Stamp) -> None:
         """A pulka's stamp as read or written: a version only moves forward."""
@@ -163,7 +166,6 @@ class Listener:
         self.stopping = threading.Event()
         self.connected = threading.Event()  # for tests: listening now
         self.thread = threading.Thread(target=self._run, name="scorekeeper-listener", daemon=True)
-        self.pid: int | None = None  # the backend listening, for tests that cut it off
 
     def start(self) -> None:
         self.thread.start()
@@ -177,9 +179,9 @@ class Listener:
 
         while not self.stopping.is_set():
             try:
-                with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as connection:
+                with psycopg.connect(self.url, autocommit=True, connect_timeout=5,
+                                     application_name=f"{APPLICATION}-{os.getpid()}") as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
-                    self.pid = connection.info.backend_pid
                     self.watch.start_over()
                     self.connected.set()
                     while not self.stopping.is_set():
@@ -226,6 +228,7 @@ class CounterCheck:
     def _check(self) -> None:
         checked, read_at = time.monotonic(), now()
         counter = self.connection.execute("PRAGMA data_version").fetchone()[0]
+        self.watch.readings += 1
         if self.counter is None:
             self.watch.start_over()  # nothing learnt before the first reading is trusted
         elif counter != self.counter:

@@ -1,0 +1,151 @@
+"""What a server process knows of the database without asking it (store.watch): trusted only while it has
+heard of every change, never older than what a phone saw, and learnt from the database itself, across
+real server processes on SQLite and PostgreSQL, also after the listening connection was killed."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from scorekeeper.engine import Rules
+from scorekeeper.web.domain.pulkas import Settings, Stamp
+from scorekeeper.web.domain.shares import Role
+from scorekeeper.web.services import pulkas
+from scorekeeper.web.store import Store
+from scorekeeper.web.store.db import Database, normalize_url
+from scorekeeper.web.store.watch import APPLICATION, Watch
+
+from .test_processes import servers  # noqa: F401  (the fixture)
+
+RASPASY = {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}
+PASSWORD = "a long password"
+
+
+def test_nothing_is_trusted_until_the_database_is_heard_from():
+    watch = Watch()
+    watch.learn("p", Stamp(3, 2, None))
+    assert watch.stamp("p") is None  # not watching: every check asks the database
+    asked = []
+    assert watch.remembered("k", lambda: asked.append(1) or "a") == "a"
+    assert watch.remembered("k", lambda: asked.append(1) or "b") == "b" and len(asked) == 2
+    watch.start_over()
+    assert watch.stamp("p") is None  # what was learnt before is dropped
+    watch.learn("p", Stamp(3, 2, None))
+    assert watch.stamp("p") == Stamp(3, 2, None)
+    watch.distrust()  # the listening connection dropped
+    assert watch.stamp("p") is None
+
+
+def test_a_version_only_moves_forward_and_never_goes_back_on_a_phone():
+    watch = Watch()
+    watch.start_over()
+    watch.learn("p", Stamp(5, 4, None))
+    watch.learn("p", Stamp(4, 3, None))  # a late notification of an older write
+    assert watch.stamp("p") == Stamp(5, 4, None)
+    assert watch.stamp("p", seen=5) == Stamp(5, 4, None)
+    assert watch.stamp("p", seen=6) is None  # the phone wrote version 6 elsewhere: ask the database
+
+
+def test_a_remembered_access_holds_until_any_access_changes():
+    watch = Watch()
+    watch.start_over()
+    answers = iter(["viewer", "none"])
+    assert watch.remembered(("access", "p"), lambda: next(answers)) == "viewer"
+    assert watch.remembered(("access", "p"), lambda: next(answers)) == "viewer"
+    watch.access_changed()  # a link revoked
+    assert watch.remembered(("access", "p"), lambda: next(answers)) == "none"
+
+
+def test_sqlite_processes_learn_from_the_change_counter(tmp_path):
+    """Two stores on one SQLite file stand for two processes: what one writes, the other learns at its next
+    reading of the change counter, with one query for what was written since; access likewise."""
+    url = f"sqlite:///{tmp_path / 'two.sqlite'}"
+    Database(url).upgrade()
+    one, two = Store(Database(url)), Store(Database(url))
+    for store in (one, two):
+        store.watch_changes()
+    owner = one.accounts.create_account("owner", "not a real hash").id
+    pulka = pulkas.create_pulka(one.pulkas, owner, Settings("t", "", ("A", "B", "C"), 0, Rules.of("sochi")))
+    assert two.pulkas.stamp(pulka.uid).version == 1  # the first reading of the counter, then a query
+    readings = two.watch.readings
+    assert two.pulkas.stamp(pulka.uid).version == 1 and two.watch.readings == readings  # from memory
+    with one.pulkas.writing(pulka.uid) as change:
+        change.set_settings(pulka.settings)
+        change.done(pulka.deals, pulka.replay, {"what": "settings", "deal": None, "by": "owner"})
+    two.watch.refresh.checked = 0.0  # type: ignore[attr-defined]  # as REFRESH seconds later
+    assert two.pulkas.stamp(pulka.uid) == Stamp(2, 0, {"what": "settings", "deal": None, "by": "owner"})
+    share = one.shares.add_share(pulka.uid, Role.VIEWER, "")
+    assert two.shares.access(pulka.uid, None, [share.token], remembered=True) is not None
+    one.shares.delete_share(pulka.uid, share.id)
+    two.watch.refresh.checked = 0.0  # type: ignore[attr-defined]
+    assert two.shares.access(pulka.uid, None, [share.token], remembered=True) is None
+    for store in (one, two):
+        store.close()
+
+
+def _until(check, seconds: float = 20.0):
+    """`check()` once it holds: what one process wrote, another learns by a phone's next poll or so. Bounded
+    generously, because a busy machine delays the thread that hears it, not because it is slow."""
+    deadline = time.monotonic() + seconds
+    while not (found := check()):
+        assert time.monotonic() < deadline, "not learnt in time"
+        time.sleep(0.05)
+    return found
+
+
+def _table(one):
+    assert one.call("POST", "/api/v1/accounts", {"username": "anna", "password": PASSWORD})[0] == 201
+    token = one.call("POST", "/api/v1/tokens", {"username": "anna", "password": PASSWORD})[1]["token"]
+    uid = one.call("POST", "/api/v1/pulkas", {"players": ["A", "B", "C"]}, token)[1]["id"]
+    viewer = one.call("POST", f"/api/v1/pulkas/{uid}/shares", {"role": "viewer"}, token)[1]
+    return token, uid, viewer
+
+
+def _version(server, uid: str, token: str, since: int | None = None) -> int:
+    path = f"/api/v1/pulkas/{uid}/version" + (f"?since={since}" if since is not None else "")
+    status, body, _ = server.call("GET", path, token=token)
+    assert status == 200, body
+    return body["version"]
+
+
+def test_two_server_processes_learn_each_others_writes(servers, database_url):
+    """Two `scorekeeper serve` processes on one database (PostgreSQL: LISTEN/NOTIFY; SQLite: the change
+    counter): a deal written through one is seen by a phone polling the other; a phone that says the version
+    it saw is never answered an older one; a revoked link stops at the other's version check too."""
+    one, two = servers(), servers()
+    token, uid, viewer = _table(one)
+    assert _version(two, uid, viewer["token"]) == 1
+    assert one.call("POST", f"/api/v1/pulkas/{uid}/deals", RASPASY, token)[0] == 201
+    assert _version(two, uid, viewer["token"], since=2) == 2  # its own write's version: at once
+    _until(lambda: _version(two, uid, viewer["token"]) == 2)
+    assert one.call("DELETE", f"/api/v1/pulkas/{uid}/shares/{viewer['id']}", token=token)[0] == 204
+    assert two.call("GET", f"/api/v1/pulkas/{uid}/sheet", token=viewer["token"])[0] == 401  # pages: at once
+    _until(lambda: two.call("GET", f"/api/v1/pulkas/{uid}/version", token=viewer["token"])[0] == 401)
+
+
+def test_a_killed_listener_falls_back_to_the_database_and_listens_again(servers, database_url):
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite has no listening connection: its change counter is read")
+    one, two = servers(), servers()
+    token, uid, viewer = _table(one)
+    admin = create_engine(normalize_url(database_url))
+    name = f"{APPLICATION}-{two.process.pid}"
+
+    def listening() -> list[int]:
+        with admin.connect() as connection:
+            return list(connection.execute(text("SELECT pid FROM pg_stat_activity WHERE application_name = :name"),
+                                           {"name": name}).scalars())
+
+    first = _until(listening)
+    assert _version(two, uid, viewer["token"]) == 1
+    with admin.connect() as connection:
+        connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": first[0]})
+    assert one.call("POST", f"/api/v1/pulkas/{uid}/deals", RASPASY, token)[0] == 201
+    _until(lambda: _version(two, uid, viewer["token"]) == 2)  # heard, or asked while deaf
+    again = _until(lambda: [pid for pid in listening() if pid != first[0]])
+    assert again  # listening again, on a new connection
+    assert one.call("POST", f"/api/v1/pulkas/{uid}/deals", RASPASY, token)[0] == 201
+    _until(lambda: _version(two, uid, viewer["token"]) == 3)
+    admin.dispose()
