@@ -1,5 +1,6 @@
 // The deal form: what this deal does not need hidden, the tricks one tap tells filled in, the deal previewed
 // through the API.
+import { fillTricks } from "./tricks.js";
 
 export function dealForm(form) {
   const defenders = JSON.parse(form.dataset.defenders || "{}");
@@ -87,26 +88,17 @@ export function dealForm(form) {
   function balance(changed, declarer) {
     const tappedRow = noteTap(changed);
     const rows = [...form.querySelectorAll(".tricks-row:not([data-talon])")].filter((r) => !r.hidden);
-    const count = (r) => value(`t${r.dataset.seat}`);
-    const open = rows.filter((r) => r !== tappedRow && (count(r) === "" || r.dataset.auto));
-    if (open.length === 1) {
-      fill(open[0], rest(rows, open[0]));
-    } else if (open.length > 1) {
-      const left = rest(rows, null, open);
-      open.forEach((r) => fill(r, left === 0 ? 0 : null));
-    } else if (tappedRow && rows.length > 1 && rest(rows, null) !== 0) {
-      const target = longestAgo(rows.filter((r) => r !== tappedRow), declarer);
-      fill(target, rest(rows, target));
-    }
-  }
-
-  // What is left of the 10 tricks for `target` (null: after every hand) once the others' counts, and the
-  // talon's, are taken; `skip`: rows not counted.
-  function rest(rows, target, skip = []) {
+    const count = (r) => Number(value(`t${r.dataset.seat}`) || 0);
+    let open = rows.filter((r) => r !== tappedRow && (value(`t${r.dataset.seat}`) === "" || r.dataset.auto));
     const talonRow = form.querySelector(".tricks-row[data-talon]");
     const talon = talonRow && !talonRow.hidden ? Number(value(`t${talonRow.dataset.seat}`) || 0) : 0;
-    return rows.filter((r) => r !== target && !skip.includes(r))
-      .reduce((left, r) => left - Number(value(`t${r.dataset.seat}`) || 0), 10 - talon);
+    const total = rows.reduce((sum, r) => sum + count(r), talon);
+    if (open.length === 0 && tappedRow && rows.length > 1 && total !== 10) {
+      open = [longestAgo(rows.filter((r) => r !== tappedRow), declarer)];  // blanked, it is filled in below
+    }
+    // The rest is the pure rule (tricks.js): the open rows are the blanks it fills in, or clears.
+    const filled = fillTricks(rows.map((r) => (open.includes(r) ? null : count(r))), talon);
+    open.forEach((r) => fill(r, filled[rows.indexOf(r)]));
   }
 
   function longestAgo(rows, declarer) {
