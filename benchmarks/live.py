@@ -1,7 +1,7 @@
 """Live sheet benchmark (not a test): many tables, every phone watching, on the real server.
 
 200 tables × 4 phones by default, on one server (waitress, SQLite, or DATABASE_URL): every phone polls
-its pulka's version every 2 s over one kept connection, as static/app.js does, and fetches the sheet
+its pulka's version every 2 s over one kept connection, as static/js/live.js does, and fetches the sheet
 page when it changed; every table adds a deal every 20 s through a scorer link. Reports
 the delay from a deal's acknowledgment until all four phones of its table have fetched the sheet
 that shows it (p95; goal under 3 s), and the latency of the deal writes meanwhile (p95; goal under
@@ -29,7 +29,7 @@ import tempfile
 import time
 import urllib.request
 
-POLL_EVERY = 2.0  # seconds, as static/app.js (LIVE_EVERY_MS)
+POLL_EVERY = 2.0  # seconds, as static/js/live.js (LIVE_EVERY_MS)
 DEAL_EVERY = 20.0
 RASPASY = {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}
 

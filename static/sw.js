@@ -1,14 +1,16 @@
 // The service worker: the app opens on a weak signal, or none, and can live on the home screen.
 // Served at /sw.js (its scope is the whole site) with SHELL_VERSION filled in: a hash of the static
-// files, so a new version of any of them installs a new worker, which drops the old caches.
+// files, so a new version of any of them installs a new worker, which drops the old caches; and with
+// SHELL_SCRIPTS filled in: every module under static/js (a module missing offline breaks the app).
 "use strict";
 
 const VERSION = "SHELL_VERSION";
 const SHELL = `shell-${VERSION}`;  // the app's own files: the same for everybody
 const PAGES = "pages";  // pages this browser opened, for reading them again without a connection
 const SHELL_PAGES = ["/offline", "/outbox"];  // the app's own pages, the same for every pulka
+const SHELL_SCRIPTS = ["SHELL_SCRIPTS"];  // every file under static/js, main.js and the modules it imports
 const SHELL_FILES = [
-  ...SHELL_PAGES, "/static/app.css", "/static/sheet.css", "/static/app.js", "/static/early.js",
+  ...SHELL_PAGES, ...SHELL_SCRIPTS, "/static/app.css", "/static/sheet.css", "/static/early.js",
   "/static/icons/icon.svg", "/static/icons/icon-192.png", "/static/fonts/DejaVuSans.ttf",
   "/static/fonts/DejaVuSans-Bold.ttf", "/static/manifest.webmanifest",
 ];

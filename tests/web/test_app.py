@@ -41,7 +41,7 @@ def test_defaults_need_no_configuration(tmp_path, monkeypatch):
     assert client.get("/").headers["Location"] == "/login?next=/"  # a fresh instance asks for an account
     assert client.get("/login").status_code == 200
     assert client.get("/static/app.css").status_code == 200
-    assert client.get("/static/app.js").status_code == 200
+    assert client.get("/static/js/main.js").status_code == 200
 
 
 def test_configured_secret_key_and_database(tmp_path, monkeypatch):

@@ -1,5 +1,5 @@
 """The app in Russian in a real browser at 390×844: the longer Russian labels still fit the phone (no
-sideways scrolling, no element past the edge, every tap target at least 44 px), and what app.js shows (the
+sideways scrolling, no element past the edge, every tap target at least 44 px), and what the scripts (static/js) show (the
 preview's heading, a player's stand-in name, the note about a change) is in Russian too, from the page."""
 
 from __future__ import annotations

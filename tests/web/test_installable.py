@@ -38,8 +38,24 @@ def test_the_service_worker_is_served_at_the_root(client):
         assert client.get(path).status_code == 200, path  # the pages it keeps, for anyone
 
 
+def test_the_service_worker_keeps_every_module(client):
+    """The page loads static/js/main.js as a module and it imports the others: the worker keeps every file
+    under static/js (the server fills the list in), so that none is missing without a connection."""
+    from scorekeeper.resources import STATIC_DIR
+
+    worker = client.get("/sw.js").get_data(as_text=True)
+    kept = json.loads(re.search(r"const SHELL_SCRIPTS = (\[[^\]]*\]);", worker).group(1))
+    files = sorted(path for path in (STATIC_DIR / "js").rglob("*") if path.is_file())
+    assert kept == [f"/static/{path.relative_to(STATIC_DIR).as_posix()}" for path in files]
+    assert "/static/js/main.js" in kept
+    for path in files:  # and every module imported is one of them
+        for name in re.findall(r'^import [^;]* from "([^"]+)";', path.read_text(), re.M):
+            assert f"/static/js/{name.removeprefix('./')}" in kept, (path.name, name)
+    page = client.get("/login").get_data(as_text=True)
+    assert '<script type="module" src="/static/js/main.js"></script>' in page
+
 def test_every_page_has_the_outbox_notice_and_its_words(client):
-    """static/app.js shows the writes kept on the phone in the notice of templates/_outbox.html, hidden until
+    """static/js/outbox.js shows the writes kept on the phone in the notice of templates/_outbox.html, hidden until
     then, and takes every word it shows from there (the templates are translated, the scripts are not)."""
     uid = sochi(client, 2)
     for path in ("/", f"/p/{uid}", f"/p/{uid}/deal", f"/p/{uid}/history", "/offline", "/outbox", "/login"):
@@ -49,12 +65,11 @@ def test_every_page_has_the_outbox_notice_and_its_words(client):
         for word in ("one", "many", "refused-head", "sent", "waiting", "held", "refused", "unnamed",
                      "logged-out"):
             assert f" data-{word}=\"" in notice.group(0), (path, word)
-    script = client.get("/static/app.js").get_data(as_text=True)
-    outbox = script[script.index("function outbox()"):script.index("// The screen stays on")]
+    outbox = client.get("/static/js/outbox.js").get_data(as_text=True)
     assert not any(words in outbox for words in ("waiting to send", "Not sent", "A deal", "Open", "Discard"))
 
 
 def test_the_page_a_kept_write_leads_to(client):
     page = client.get("/outbox").get_data(as_text=True)
     assert "Kept on this phone" in page
-    assert 'data-outbox-link="/p/{pulka}/deal" hidden' in page  # app.js fills in the pulka of ?p=
+    assert 'data-outbox-link="/p/{pulka}/deal" hidden' in page  # static/js/outbox.js fills in the pulka of ?p=

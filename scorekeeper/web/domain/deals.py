@@ -1,15 +1,15 @@
 """Deal entry: a deal form's fields (seats as numbers) as the engine's deal, the way players count.
 
-A count that tells the rest fills it in (the last hand's tricks as 10 − the others); with one whister under
-`single_whist_made: whister_all` only the declarer's count is asked. The fields are lenient on purpose: text
-that is not a number stays text, so the engine refuses it and names it in its own words, the same words the
-API and the pulka file get. static/js/deal.js fills the form in by the same rules, and
-tests/data/trick_fill.json holds the cases both sides are tested on.
+A count that tells the rest fills it in (the last hand's tricks as 10 − the others, 0 for the others when one
+hand took all 10); with one whister under `single_whist_made: whister_all` only the declarer's count is
+asked. The fields are lenient on purpose: text that is not a number stays text, so the engine refuses it and
+names it in its own words, the same words the API and the pulka file get. static/js/tricks.js fills the form
+in by the same rule (fill_tricks), and tests/data/trick_fill.json holds the cases both sides are tested on.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...engine import Contract, Deal, DealType, Rules, Sheet, SingleWhistMade, defenders
@@ -27,17 +27,30 @@ def whole_number(text: object) -> int | str | None:
     return text if number is None else number
 
 
+Count = int | str | None  # a count as the form sends it: a number, text that is not one, or a blank
+
+
+def fill_tricks(counts: Sequence[Count], talon: Count = None) -> list[Count]:
+    """`counts` (the hands' counts in seating order) with the blanks that one count tells filled in, as
+    players count and as static/js/tricks.js fills the form in (tests/data/trick_fill.json, both tested on
+    it). With the talon's count (a raspasy with four) they add up to 10: one blank gets 10 − the others when
+    that is a count (0 to 10); several blanks get 0 each when the others already make 10 (a hand took all
+    10); otherwise, or when any count or the talon's is text, the counts stay as they are."""
+    given = [count for count in counts if count is not None]
+    blanks = len(counts) - len(given)
+    numbers = [count for count in [*given, 0 if talon is None else talon] if isinstance(count, int)]
+    if not blanks or len(numbers) != len(given) + 1:
+        return list(counts)
+    left = 10 - sum(numbers)
+    fill = (left if 0 <= left <= 10 else None) if blanks == 1 else (0 if left == 0 else None)
+    return [fill if count is None else count for count in counts]
+
+
 def _tricks(fields: Mapping[str, Any], seats: tuple[int, ...], talon_seat: int | None = None) -> dict[int, Any] | None:
-    """The tricks of `seats`; when exactly one is left blank it is 10 − the rest, as players count."""
-    values: dict[int, int | str | None] = {seat: whole_number(fields.get(f"t{seat}")) for seat in seats}
+    """The tricks of `seats`, the blanks that the others tell filled in (fill_tricks)."""
     talon = whole_number(fields.get(f"t{talon_seat}")) if talon_seat is not None else None
-    blank = [seat for seat, value in values.items() if value is None]
-    counts = [value for value in values.values() if isinstance(value, int)]
-    if len(blank) == 1 and len(counts) == len(seats) - 1:
-        rest = 10 - sum(counts) - (talon if isinstance(talon, int) else 0)
-        if 0 <= rest <= 10:
-            values[blank[0]] = rest
-    tricks = {seat: value for seat, value in values.items() if value is not None}
+    counts = fill_tricks([whole_number(fields.get(f"t{seat}")) for seat in seats], talon)
+    tricks = {seat: count for seat, count in zip(seats, counts, strict=True) if count is not None}
     if talon_seat is not None and talon is not None and talon != 0:
         tricks[talon_seat] = talon
     return tricks or None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from functools import cache
 
 from flask import Blueprint, Response, render_template
@@ -14,12 +15,17 @@ bp = Blueprint("shell", __name__)
 
 @cache
 def _worker() -> str:
-    """static/sw.js with the version of the static files in it (a changed file makes a new worker)."""
+    """static/sw.js with the version of the static files in it (a changed file makes a new worker) and the
+    list of the app's scripts, every file under static/js: the worker keeps them all, so that the modules
+    main.js imports are there without a connection too."""
     digest = hashlib.sha256()
     for path in sorted(p for p in STATIC_DIR.rglob("*") if p.is_file()):
         digest.update(path.relative_to(STATIC_DIR).as_posix().encode())
         digest.update(path.read_bytes())
-    return (STATIC_DIR / "sw.js").read_text(encoding="utf-8").replace("SHELL_VERSION", digest.hexdigest()[:16])
+    scripts = sorted(f"/static/{p.relative_to(STATIC_DIR).as_posix()}" for p in (STATIC_DIR / "js").rglob("*")
+                     if p.is_file())
+    return ((STATIC_DIR / "sw.js").read_text(encoding="utf-8").replace("SHELL_VERSION", digest.hexdigest()[:16])
+            .replace('["SHELL_SCRIPTS"]', json.dumps(scripts)))
 
 
 @bp.get("/sw.js")

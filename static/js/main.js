@@ -1,0 +1,27 @@
+// Progressive enhancement: every form works without these scripts. They hide what a deal does not
+// need, fill in the tricks that one tap tells (10 − the rest), preview the deal through the API, and
+// keep the sheet, history and settlement of every watching phone up to date.
+// The entry (templates/base.html loads it as a module, deferred like every module): it finds what the page
+// has and starts each part; each part is a module of its own here.
+import { dealForm } from "./deal.js";
+import { live } from "./live.js";
+import { outbox } from "./outbox.js";
+import { pulkaForm } from "./pulka.js";
+import { freshKeys, installable, stayAwake } from "./shell.js";
+
+document.addEventListener("DOMContentLoaded", () => {
+  const deal = document.querySelector("form.deal-form");
+  if (deal) dealForm(deal);
+  const pulka = document.querySelector("form.pulka-form");
+  if (pulka) pulkaForm(pulka);
+  const main = document.querySelector("main[data-live]");
+  if (main) live(main);
+  if (main || deal) stayAwake();
+  installable();
+  freshKeys();
+  window.addEventListener("pageshow", (event) => { if (event.persisted) freshKeys(); });
+  outbox();
+  // A refused save: its problems are listed at the top; focused, they are in view and read out.
+  const problems = document.querySelector(".error-summary");
+  if (problems) problems.focus();
+});

@@ -1,0 +1,78 @@
+import { note } from "./notes.js";
+
+// The writes saved without a connection (static/sw.js keeps them and sends them when the server answers
+// again): listed at the top of every page while any is left, each refused one with the server's reason, to
+// open or discard. The words are the page's own (templates/_outbox.html).
+const OUTBOX_RETRY_MS = 5000;  // a server that was unreachable fires no `online`: ask again while one waits
+
+export function outbox() {
+  const box = document.querySelector("[data-outbox]");
+  const worker = navigator.serviceWorker;
+  if (!box || !worker) return;
+  const shown = Date.now();
+  const ask = (message) => { if (worker.controller) worker.controller.postMessage(message); };
+  const flush = () => ask({ outbox: "flush" });
+  let waiting = false;
+
+  // What the write is ("Deal 7", "Undo deal 6"), said in the page's words, for the list.
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    const key = form.querySelector('input[name="idempotency_key"]');
+    if (!key || form.method !== "post") return;
+    const heading = document.querySelector("h1");
+    const button = event.submitter || form.querySelector("button");
+    const label = form.classList.contains("deal-form") && heading ? heading.textContent : button && button.textContent;
+    ask({ outbox: "label", key: key.value, label: (label || "").trim(), shown });
+  });
+  worker.addEventListener("message", (event) => {
+    const data = event.data || {};
+    if (!Array.isArray(data.outbox)) return;
+    waiting = data.outbox.some((item) => item.state === "waiting");
+    list(box, data.outbox, (id) => ask({ outbox: "discard", id }));
+    if (data.sent) note(box.dataset.sent.replace("{label}", data.sent));
+  });
+  window.addEventListener("online", flush);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) flush(); });
+  setInterval(() => { if (waiting && !document.hidden) flush(); }, OUTBOX_RETRY_MS);
+  worker.ready.then(flush);
+  worker.addEventListener("controllerchange", flush);
+  // The page that says a write was kept: its links lead back to that pulka.
+  const pulka = new URLSearchParams(location.search).get("p");
+  document.querySelectorAll("[data-outbox-link]").forEach((link) => {
+    if (!pulka || !/^[\w-]+$/.test(pulka)) return;
+    link.href = link.dataset.outboxLink.replace("{pulka}", pulka);
+    link.hidden = false;
+  });
+}
+
+function list(box, items, discard) {
+  const waiting = items.filter((item) => item.state === "waiting").length;
+  const refused = new Set();  // pulkas with a refused write: theirs after it wait for it to be settled
+  // The count's sentence in the plural form the page's language takes for it (one, few, many; English: one, other).
+  const form = new Intl.PluralRules(document.documentElement.lang || "en").select(waiting);
+  box.querySelector(".outbox-head").textContent = waiting
+    ? (box.dataset[form] || box.dataset.many).replace("{n}", waiting) : box.dataset.refusedHead;
+  box.querySelector("ul").replaceChildren(...items.map((item) => {
+    const row = box.querySelector("template").content.firstElementChild.cloneNode(true);
+    const state = item.state === "refused" ? "refused" : refused.has(item.pulka) ? "held" : "waiting";
+    if (item.state === "refused") refused.add(item.pulka);
+    row.classList.add(`outbox-${state}`);
+    row.querySelector(".outbox-label").textContent = item.label || box.dataset.unnamed;
+    row.querySelector(".outbox-state").textContent = box.dataset[state];
+    const why = item.loggedOut ? box.dataset.loggedOut : reason(item.page);
+    row.querySelector(".outbox-why").textContent = item.state === "refused" ? why : "";
+    row.querySelector(".outbox-actions").hidden = state !== "refused";
+    row.querySelector(".outbox-open").href = `/outbox/${item.id}`;
+    row.querySelector(".outbox-discard").addEventListener("click", () => discard(item.id));
+    return row;
+  }));
+  box.hidden = items.length === 0;
+}
+
+// The server's reason, from the page it answered: the problems of a refused deal, or the error's message.
+function reason(page) {
+  const doc = new DOMParser().parseFromString(page || "", "text/html");
+  const found = [".error-summary ul", ".flash-error", "[role=alert]", ".error-page p:not(.status)"]
+    .map((selector) => doc.querySelector(selector)).find(Boolean);
+  return found ? found.textContent.replace(/\s+/g, " ").trim() : "";
+}
