@@ -21,6 +21,13 @@ document.addEventListener("DOMContentLoaded", () => {
   freshKeys();
   window.addEventListener("pageshow", (event) => { if (event.persisted) freshKeys(); });
   outbox();
+  // What a write said travels in the address it led to (?said=…): shown once, it leaves the address, so a
+  // reload or a live refresh of the page does not say it again.
+  const address = new URL(location.href);
+  if (address.searchParams.has("said")) {
+    address.searchParams.delete("said");
+    history.replaceState(history.state, "", address.pathname + address.search + address.hash);
+  }
   // A refused save: its problems are listed at the top; focused, they are in view and read out.
   const problems = document.querySelector(".error-summary");
   if (problems) problems.focus();

@@ -360,10 +360,14 @@ def test_restore_after_undo_without_javascript(app, client):
     deal = client.get(f"/api/v1/pulkas/{pulka_id}/deals/4").json["deal"]
     fields = undo_and_restore_form(client, pulka_id)
     assert client.get(f"/api/v1/pulkas/{pulka_id}").json["deals"] == 3
-    assert "Deal 4 removed" not in text(client.get(f"/p/{pulka_id}"))  # offered on the page the undo opens
+    # Offered on the sheet and in the history until anything else is written (issue 17: not only once).
+    assert "Deal 4 removed" in text(client.get(f"/p/{pulka_id}"))
+    assert "Deal 4 removed" in text(client.get(f"/p/{pulka_id}/history"))
     response = client.post(f"/p/{pulka_id}/restore", data=fields)
-    assert response.status_code == 302 and response.headers["Location"] == f"/p/{pulka_id}"
-    assert "Deal 4 restored: C: gora +2; A: 12 whists on C; B: 2 whists on C." in text(client.get(f"/p/{pulka_id}"))
+    assert response.status_code == 302 and response.headers["Location"] == f"/p/{pulka_id}?said=restored.4"
+    shown = text(client.get(response.headers["Location"]))
+    assert "Deal 4 restored: C: gora +2; A: 12 whists on C; B: 2 whists on C." in shown
+    assert "Deal 4 removed" not in shown
     assert client.get(f"/api/v1/pulkas/{pulka_id}/deals/4").json["deal"] == deal
 
     # Undone again, then another phone enters a deal: the restore is refused, as any stale save.
@@ -403,12 +407,15 @@ def test_one_whister_needs_only_the_declarers_tricks(client):
 def test_after_a_save_the_next_deal(client):
     pulka_id = sochi(client, 8)
     response = post_deal(client, pulka_id, SOCHI["deals"][8])
-    assert response.headers["Location"] == f"/p/{pulka_id}/deal"  # the next deal's form, the result on top
+    # The result travels in the address (issue 17), so no other request can take it.
+    assert response.headers["Location"] == f"/p/{pulka_id}/deal?said=added.9"  # the next deal's form, the result on top
     assert "Deal 9 saved: " in text(client.get(response.headers["Location"]))
     response = post_deal(client, pulka_id, SOCHI["deals"][9])
-    assert response.headers["Location"] == f"/p/{pulka_id}"  # the last deal: the sheet
+    assert response.headers["Location"] == f"/p/{pulka_id}?said=added.10"  # the last deal: the sheet
+    assert "The pulka is finished. See the settlement." in text(client.get(response.headers["Location"]))
     response = client.post(f"/p/{pulka_id}/deals/2/edit", data=form_fields(SOCHI["deals"][1]))
-    assert response.headers["Location"] == f"/p/{pulka_id}"  # an edit: the sheet
+    assert response.headers["Location"] == f"/p/{pulka_id}?said=edited.2"  # an edit: the sheet
+    assert "Deal 2 edited: " in text(client.get(response.headers["Location"]))
 
 
 def test_edit_an_earlier_deal(client):

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import current_app, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from ... import pulyafile
 from ...words import Msg
 from ..domain.deals import deal_from_fields, fields_of
 from ..domain.idempotency import Answer
@@ -22,31 +20,26 @@ from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ConfirmForm, DealForm
 from ..edge.idempotency import idempotent, went, write
-from ..edge.presenting import fresh, presenter
+from ..edge.presenting import presenter
 from ..services import deals as deal_service
 from ..services import pulkas as pulka_service
 from ..views.deals import written
 from .blueprint import bp
-from .pulkas import RESTORE, sheet
+from .notices import Said, said, told, undone
+from .pulkas import sheet
 
 
 @bp.post("/p/<uid>/undo")
 @idempotent
 def undo(uid: str) -> ResponseReturnValue:
+    """Never lost silently: the deal taken back is kept with the undo, and the sheet and the history offer
+    it back (a plain form, so without JavaScript too) until anything else is written."""
     before = pulka_service.get_pulka(store().pulkas, uid)
-
-    def offered(pulka: Pulka) -> Answer:
-        # Never lost silently: the sheet the undo opens offers the deal back (a plain form, so without
-        # JavaScript too), exactly as it was stored, to be written on the version the undo made. It travels
-        # as a message of its own kind, so a repeated undo request (its idempotency key) offers it again.
-        offer = {"number": len(before.deals), "version": pulka.version,
-                 "deal": json.dumps(pulyafile.deal_to_json(before.deals[-1], before.players))}
-        return went(url_for(".sheet", uid=uid), (RESTORE, json.dumps(offer)))
-
     try:
         # Against the version read here when the page sent none: the deal offered back is the one taken.
         expected = ConfirmForm().expected(before.version)
-        return write(lambda once: deal_service.undo(store().pulkas, uid, expected, actor(), once), offered)
+        return write(lambda once: deal_service.undo(store().pulkas, uid, expected, actor(), once),
+                     lambda pulka: went(url_for(".sheet", uid=uid, said=said(Said.UNDONE, len(before.deals)))))
     except Refused as error:
         if error.code == "not_found":
             raise
@@ -66,9 +59,7 @@ def restore(uid: str) -> ResponseReturnValue:
         deal = read_deal(current_app.json.loads(request.form.get("deal") or "null"), pulka.players, number)
         expected = ConfirmForm().expected()
         return write(lambda once: deal_service.add_deal(store().pulkas, uid, deal, expected, actor(), once),
-                     lambda saved: went(url_for(".sheet", uid=uid), ("message", gettext(
-                         "Deal %(number)d restored: %(lines)s.", number=number,
-                         lines="; ".join(fresh(saved).deal(number)["summary"])))))
+                     lambda saved: went(url_for(".sheet", uid=uid, said=said(Said.RESTORED, number))))
     except ValueError:
         raise Refused(Msg("the deal to restore is not a pulya/1 deal")) from None
     except VersionConflict as error:
@@ -86,7 +77,7 @@ def _deal_page(pulka: Pulka, number: int, data: dict[str, Any], errors: dict[str
     form = DealForm(formdata=None)
     form.version.data = pulka.version
     return render_template("deals/deal_form.html", pulka=pulka, form=form, data=data, errors=errors, preview=preview,
-                           **presenter(pulka).deal_form(number)), status
+                           told=told(pulka), **presenter(pulka).deal_form(number)), status
 
 
 def _deal_post(pulka: Pulka, number: int) -> ResponseReturnValue:
@@ -121,17 +112,12 @@ def _deal_post(pulka: Pulka, number: int) -> ResponseReturnValue:
 
 def _deal_saved(before: Pulka, saved: Pulka, number: int) -> Answer:
     """To the next deal's form (the sheet after an edit or the last deal), saying what deal `number` wrote."""
-    shown = fresh(saved).deal(number)
-    message = gettext("Deal %(number)d saved: %(lines)s", number=number, lines="; ".join(shown["summary"]))
-    if shown["pulya_closed"]:
-        message += ". " + gettext("%(names)s closed the pulya", names=", ".join(shown["pulya_closed"]))
-    flashes = [("message", message + ("" if message.endswith(".") else "."))]
-    if saved.sheet.finished and not before.sheet.finished:
-        flashes.append(("finished", gettext("The pulka is finished. See the settlement.")))
-    if number <= len(before.deals) or saved.sheet.finished:  # an edit, or the end: the sheet
-        return went(url_for(".sheet", uid=before.uid), *flashes)
+    if number <= len(before.deals):  # an edit: the sheet
+        return went(url_for(".sheet", uid=before.uid, said=said(Said.EDITED, number)))
+    if saved.sheet.finished:
+        return went(url_for(".sheet", uid=before.uid, said=said(Said.ADDED, number)))
     # The next deal follows at once: its form, with what this one wrote at the top.
-    return went(url_for(".new_deal", uid=before.uid), *flashes)
+    return went(url_for(".new_deal", uid=before.uid, said=said(Said.ADDED, number)))
 
 
 @bp.route("/p/<uid>/deal", methods=["GET", "POST"])
@@ -175,9 +161,7 @@ def delete_deal(uid: str, number: int) -> ResponseReturnValue:
         try:
             expected = form.expected()
             return write(lambda once: deal_service.delete_deal(store().pulkas, uid, number, expected, actor(), once),
-                         lambda _: went(url_for(".history", uid=uid),
-                                         ("message", gettext("Deal %(number)d deleted; the sheet is scored again.",
-                                                             number=number))))
+                         lambda _: went(url_for(".history", uid=uid, said=said(Said.DELETED, number))))
         except Refused as error:
             return render_template("confirm.html", error=i18n.say(error), **page), STATUS[error.code]
     form.version.data = pulka.version
@@ -187,4 +171,5 @@ def delete_deal(uid: str, number: int) -> ResponseReturnValue:
 @bp.get("/p/<uid>/history")
 def history(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
-    return render_template("deals/history.html", pulka=pulka, deals=presenter(pulka).protocol, undo=ConfirmForm())
+    return render_template("deals/history.html", pulka=pulka, deals=presenter(pulka).protocol, undo=ConfirmForm(),
+                           told=told(pulka), restore=undone(pulka))

@@ -7,7 +7,7 @@ import json
 import re
 from enum import StrEnum
 
-from flask import (current_app, flash, get_flashed_messages, make_response, redirect, render_template, request,
+from flask import (current_app, flash, make_response, redirect, render_template, request,
                    session, url_for)
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, ngettext
@@ -31,9 +31,9 @@ from ..services import pulkas as pulka_service
 from ..views.filters import orientation_of
 from ..views.pulkas import card
 from .blueprint import bp
+from .notices import told, undone
 
 ORIENTATION_COOKIE = "orientation"
-RESTORE = "restore"  # the kind of message that carries the deal an undo took back, offered on the sheet
 # Stand for the CSRF token and for each form's idempotency key in a cached page; each request puts its own in.
 _TOKEN = "\x00csrf-token\x00"
 _KEY = "\x00idempotency-key\x00"
@@ -142,13 +142,14 @@ def sheet(uid: str) -> ResponseReturnValue:
     chosen = request.args.get("orientation")
     orientation = orientation_of(chosen or request.cookies.get(ORIENTATION_COOKIE))
 
+    notices = told(pulka)
+
     def render(token: str | None = None, once: str | None = None) -> str:
-        offers = get_flashed_messages(category_filter=[RESTORE]) if token is None else []
         return render_template("pulkas/sheet.html", pulka=pulka, view=view.sheet, balances=view.balances, token=token,
                                once=once, orientation=orientation, drawing=Markup(view.drawing(orientation)),
-                               restore=json.loads(str(offers[-1])) if offers else None)
+                               restore=undone(pulka), told=notices)
 
-    if session.get("_flashes") or not current_app.config.get("PAGE_CACHE", True):
+    if notices or session.get("_flashes") or not current_app.config.get("PAGE_CACHE", True):
         page = render()  # a page with messages is this request's own
     else:
         key = ("pulkas/sheet.html", orientation, role())  # a viewer's page has no buttons to change the pulka

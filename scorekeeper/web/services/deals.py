@@ -6,6 +6,9 @@ that would make a later deal invalid is refused, naming that deal.
 
 from __future__ import annotations
 
+import json
+
+from ... import pulyafile
 from ...engine import Deal, DealResult
 from ...words import Msg
 from ..domain.idempotency import Once
@@ -75,5 +78,7 @@ def undo(pulkas: PulkaRepository, uid: str, expected: int | None = None, by: str
             raise NothingToUndo()
         number = len(before.deals)
         change.remove(number)
+        # The deal as it was, so that any phone may restore it until something else is written.
+        taken = json.dumps(pulyafile.deal_to_json(before.deals[-1], before.players), ensure_ascii=False)
         return change.done(before.deals[:-1], replayed(before.settings, before.deals[:-1]),
-                           note("undone", number, by))
+                           note("undone", number, by) | {"undone": taken})
