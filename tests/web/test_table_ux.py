@@ -326,7 +326,7 @@ def test_an_edit_rebalances_the_counts(live, page):
     page.locator("label.chip:has(input[name='t0'][value='0'])").click()  # a count of a tapped row moves the rest
     assert (checked(1), checked(2), checked(0)) == ("8", "2", "0")
     page.click("button[value=save]")
-    expect(page.locator("main")).to_contain_text("Deal 1 saved")
+    expect(page.locator("main")).to_contain_text("Deal 1 edited")  # an edit says so (issue 17)
     assert client.get(f"/api/v1/pulkas/{uid}/deals/1").json["deal"]["tricks"] == {"B": 8, "C": 2, "A": 0}
 
 

@@ -25,12 +25,12 @@ PASSWORD = "a long password"
 WORDS = {
     "en": {
         "locale": "en-GB", "names": ("Anna", "Boris", "Vera"), "currency": "",
-        "saved": "Deal {n} saved", "deal": "Deal {n}", "not_saved": "Not saved", "removed": "Deal {n} removed",
+        "saved": "Deal {n} saved", "edited": "Deal {n} edited", "deal": "Deal {n}", "not_saved": "Not saved", "removed": "Deal {n} removed",
         "sheet": ("pulya", "gora", "whists"), "pdf": ("pulya", "gora"), "other": "ru", "other_h1": "Сдача {n}",
     },
     "ru": {
         "locale": "ru-RU", "names": ("Анна", "Борис", "Вера"), "currency": "₽",
-        "saved": "Сдача {n} записана", "deal": "Сдача {n}", "not_saved": "Не сохранено",
+        "saved": "Сдача {n} записана", "edited": "Сдача {n} исправлена", "deal": "Сдача {n}", "not_saved": "Не сохранено",
         "removed": "Сдача {n} отменена",
         "sheet": ("пуля", "гора", "висты"), "pdf": ("пуля", "гора"), "other": "en", "other_h1": "Deal {n}",
     },
@@ -189,7 +189,7 @@ def test_an_evening_at_the_table(table):
     page.click(f"a[href$='/p/{uid}/deals/1/edit']")
     tap(page, "t2", 8)
     page.click("button[value=save]")
-    expect(page.locator("main")).to_contain_text(words["saved"].format(n=1))
+    expect(page.locator("main")).to_contain_text(words["edited"].format(n=1))  # an edit says so (issue 17)
     edited = api.get(f"{base}/api/v1/pulkas/{uid}/deals/1", headers={"Accept-Language": "en"}).json()
     assert set(edited["summary"]) == named({"C: pulya +4", "A: 8 whists on C"}, words["names"])
 
