@@ -284,15 +284,29 @@ def test_misere_needs_only_the_declarers_tricks(client):
 
 
 def test_stale_form_is_refused(app, client):
+    """Two phones, one deal (issue 17): the second save is refused with what was written meanwhile and by
+    whom, and a choice: it is that deal (nothing stored), or the next one, entered only on an explicit tap."""
     pulka_id = sochi(client, 1)
     version = client.get(f"/api/v1/pulkas/{pulka_id}").json["version"]
     assert add(client, pulka_id, SOCHI["deals"][1]).status_code == 201  # another phone
     before = snapshot(app)
-    response = client.post(f"/p/{pulka_id}/deal", data=form_fields(SOCHI["deals"][1]) | {"version": str(version)})
+    mine = form_fields(SOCHI["deals"][1]) | {"version": str(version), "number": "2"}
+    response = client.post(f"/p/{pulka_id}/deal", data=mine)
     assert response.status_code == 409
-    assert "the pulka changed since this page was opened" in text(response)
-    assert "Deal 3 C deals · first hand A" in text(response)
+    page = text(response)
+    assert "Not saved: the pulka changed meanwhile" in page and "Deal 2 added by owner." in page
+    assert "Deal 2: B 8♦: C whist, A whist; tricks B 6, A 3, C 1 — B: gora +12; C: 18 whists on B; A: 30 whists on B" in page
+    assert "Deal 3 C deals · first hand A" in page and "Enter it as deal 3" in page
     assert snapshot(app) == before
+    # Sent again as it was (a double tap, a retry without the key): still refused, never deal 3 silently.
+    assert client.post(f"/p/{pulka_id}/deal", data=mine).status_code == 409
+    assert snapshot(app) == before
+    # The explicit tap: the form the conflict page shows says deal 3, on the version now.
+    now = client.get(f"/api/v1/pulkas/{pulka_id}").json["version"]
+    html = response.get_data(as_text=True)
+    assert 'name="number" type="hidden" value="3"' in html and f'name="version" type="hidden" value="{now}"' in html
+    response = client.post(f"/p/{pulka_id}/deal", data=mine | {"version": str(now), "number": "3"})
+    assert response.status_code == 302 and client.get(f"/api/v1/pulkas/{pulka_id}").json["deals"] == 3
 
 
 def test_finished_pulka_takes_no_deal(app, client):

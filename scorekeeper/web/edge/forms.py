@@ -20,7 +20,7 @@ from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 from ...engine import PARAMETER, PARAMETERS, PRESETS, Kind, Parameter, Preset, Rules, json_value
 from ...words import Msg
 from ..domain.deals import whole_number
-from ..domain.reading import read_number
+from ..domain.reading import digits, read_number
 from ..domain.refusals import Refused
 
 MAIN_PARAMETERS = ("pulya_size", "whist_price")
@@ -91,8 +91,10 @@ class ImportForm(FlaskForm):
 
 
 class DealForm(VersionedForm):
-    """Seats are numbers; w<seat> is a defender's word and t<seat> his tricks."""
+    """Seats are numbers; w<seat> is a defender's word and t<seat> his tricks. `number`: the deal the form was
+    opened for, so that a deal is never entered under another number than the one its phone showed."""
 
+    number = HiddenField()
     type = StringField(default="game")
     declarer = StringField()
     level = StringField()
@@ -100,7 +102,12 @@ class DealForm(VersionedForm):
     open = StringField(default="closed")
 
     def fields(self) -> dict[str, Any]:
-        return {name: field.data for name, field in self._fields.items() if name not in ("csrf_token", "version")}
+        return {name: field.data for name, field in self._fields.items()
+                if name not in ("csrf_token", "version", "number")}
+
+    def number_sent(self) -> int | None:
+        """The deal number the form was opened for; None when it says none (a script, an older page)."""
+        return digits(self.number.data) if isinstance(self.number.data, str) else None
 
 
 for _seat in SEATS:

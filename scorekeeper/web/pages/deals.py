@@ -73,11 +73,37 @@ def restore(uid: str) -> ResponseReturnValue:
 
 
 def _deal_page(pulka: Pulka, number: int, data: dict[str, Any], errors: dict[str, list[str]],
-               preview: list[dict[str, str]] | None = None, status: int = 200) -> ResponseReturnValue:
+               preview: list[dict[str, str]] | None = None, status: int = 200,
+               conflict: dict[str, Any] | None = None) -> ResponseReturnValue:
     form = DealForm(formdata=None)
-    form.version.data = pulka.version
+    form.version.data, form.number.data = pulka.version, str(number)
     return render_template("deals/deal_form.html", pulka=pulka, form=form, data=data, errors=errors, preview=preview,
-                           told=told(pulka), **presenter(pulka).deal_form(number)), status
+                           told=told(pulka), conflict=conflict, **presenter(pulka).deal_form(number)), status
+
+
+def _meanwhile(pulka: Pulka) -> str:
+    """What the last write did and who did it, in the players' words ("Deal 13 added by Anna")."""
+    change = pulka.last_change or {}
+    what, deal, by = change.get("what"), change.get("deal"), change.get("by")
+    if what == "settings":
+        return gettext("Settings changed by %(by)s", by=by) if by else gettext("Settings changed")
+    texts = {"added": ("Deal %(deal)s added", "Deal %(deal)s added by %(by)s"),
+             "edited": ("Deal %(deal)s edited", "Deal %(deal)s edited by %(by)s"),
+             "deleted": ("Deal %(deal)s deleted", "Deal %(deal)s deleted by %(by)s"),
+             "undone": ("Deal %(deal)s taken back", "Deal %(deal)s taken back by %(by)s")}
+    alone, with_by = texts.get(str(what), ("Deal %(deal)s changed", "Deal %(deal)s changed by %(by)s"))
+    return gettext(with_by, deal=deal, by=by) if by else gettext(alone, deal=deal)
+
+
+def _conflict(pulka: Pulka, asked: int, number: int, data: dict[str, Any], editing: bool) -> ResponseReturnValue:
+    """The form again on the pulka as it is now, with what was written meanwhile and by whom: never a silent
+    renumbering. A new deal that was meant as deal `asked` and would now be deal `number` is entered as that
+    only on an explicit tap (or dropped: it may be the deal another phone wrote)."""
+    view = presenter(pulka)
+    written = [view.deal(n) for n in range(asked, number) if 1 <= n <= len(pulka.deals)]
+    conflict = {"asked": asked, "number": number, "written": written, "meanwhile": _meanwhile(pulka),
+                "renumbered": not editing and asked != number}
+    return _deal_page(pulka, number, data, {}, status=STATUS[VersionConflict.code], conflict=conflict)
 
 
 def _deal_post(pulka: Pulka, number: int) -> ResponseReturnValue:
@@ -85,7 +111,10 @@ def _deal_post(pulka: Pulka, number: int) -> ResponseReturnValue:
     form = DealForm()
     data = form.fields()
     editing = number <= len(pulka.deals)
+    asked = number if editing else (form.number_sent() or number)
     try:
+        if asked != number:  # opened for another deal than the one it would now be
+            raise VersionConflict()
         deal = deal_from_fields(data, pulka.replay.sheet_before(number), pulka.rules)
         if request.form.get("action") == "preview":
             result = deal_service.preview(pulka, deal, number if editing else None)
@@ -97,13 +126,11 @@ def _deal_post(pulka: Pulka, number: int) -> ResponseReturnValue:
                          lambda saved: _deal_saved(pulka, saved, number))
         return write(lambda once: deal_service.add_deal(store().pulkas, pulka.uid, deal, expected, by, once),
                      lambda saved: _deal_saved(pulka, saved, len(saved.deals)))
-    except VersionConflict as error:
-        # Show the form again on the pulka as it is now: a new deal becomes the next one.
+    except VersionConflict:
         now = pulka_service.get_pulka(store().pulkas, pulka.uid)
         if editing:
-            now.result(number)
-        return _deal_page(now, number if editing else len(now.deals) + 1, data, {"": [i18n.say(error)]},
-                          status=STATUS[error.code])
+            now.result(number)  # the deal being edited may be gone: 404
+        return _conflict(now, asked, number if editing else len(now.deals) + 1, data, editing)
     except Refused as error:
         if error.code == "not_found":
             raise
