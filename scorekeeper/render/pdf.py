@@ -28,11 +28,11 @@ from urllib.request import url2pathname
 from jinja2 import Environment, FileSystemLoader
 
 from .. import i18n_engine
-from ..engine import Column, Entry, Replay, Rules, Settlement, Text, settle
+from ..engine import Column, Entry, Points, Replay, Rules, Settlement, Text, settle
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from ..words import Msg
 from .svg import sheet_svg
-from .text import PRESET_TITLES, decimal, describe, filename, points, signed
+from .text import PRESET_TITLES, amount, decimal, describe, filename, points, signed
 
 FONTS = {"regular": STATIC_DIR / "fonts" / "DejaVuSans.ttf", "bold": STATIC_DIR / "fonts" / "DejaVuSans-Bold.ttf"}
 
@@ -92,10 +92,6 @@ PAYS = Msg("{payer} pays {payee} {amount}")
 VALUES = {"none": Msg("none"), "yes": Msg("yes"), "no": Msg("no")}
 
 
-def _money(value: Decimal, currency: str) -> str:
-    return signed(value) + (f" {currency}" if currency else "")
-
-
 def _entry_place(entry: Entry, names: Sequence[str], say: Callable[[Text], str]) -> str:
     if entry.column is Column.WHISTS:
         assert entry.on is not None
@@ -112,6 +108,12 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
 
     def say(text: Text) -> str:
         return text.render(names, catalog.gettext, catalog.ngettext)
+
+    def points_(value: Points) -> str:
+        return points(value, language)
+
+    def signed_(value: Points | Decimal) -> str:
+        return signed(value, language)
 
     def value(v: object) -> str:
         shown = _value(v)
@@ -131,7 +133,7 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
             "dealer": names[result.dealer],
             "summary": describe(result.deal, names, result.k, language),
             "entries": [
-                {"place": _entry_place(e, names, say), "points": signed(e.points), "reason": say(e.reason)}
+                {"place": _entry_place(e, names, say), "points": signed_(e.points), "reason": say(e.reason)}
                 for e in result.entries
             ],
         }
@@ -145,7 +147,7 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
         "finished": replay.finished,
         "preset": say(PRESET_TITLES[rules.preset]),
         "pulya_size": rules.pulya_size,
-        "whist_price": decimal(rules.whist_price) + (f" {currency}" if currency else ""),
+        "whist_price": decimal(rules.whist_price, language) + (f"\u00a0{currency}" if currency else ""),
         "changed": [f"{k} {value(v)}" for k, v in overrides.items()],
         "all_rules": [f"{k} {value(v)}" for k, v in rules.to_dict().items() if k != "preset"],
         "svg": sheet_svg(names, rules, replay, orientation=orientation, currency=currency, seats=seats,
@@ -154,30 +156,30 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
         "totals": [
             {
                 "name": names[i],
-                "pulya": points(sheet.pulya[i]),
-                "gora": points(sheet.gora[i]),
-                "whists": ["—" if i == j else points(sheet.whists[i][j]) for j in range(n)],
+                "pulya": points_(sheet.pulya[i]),
+                "gora": points_(sheet.gora[i]),
+                "whists": ["—" if i == j else points_(sheet.whists[i][j]) for j in range(n)],
             }
             for i in range(n)
         ],
         "balances": [
             {
                 "name": names[i],
-                "exact": signed(settlement.net[i]),
-                "balance": signed(settlement.balance[i]),
-                "money": _money(settlement.money[i], currency),
+                "exact": signed_(settlement.net[i]),
+                "balance": signed_(settlement.balance[i]),
+                "money": amount(settlement.money[i], currency, sign=True, language=language),
             }
             for i in range(n)
         ],
-        "amnesty": points(settlement.amnesty),
-        "gora_whists": [points(settlement.gora_whists[i]) for i in range(n)],
+        "amnesty": points_(settlement.amnesty),
+        "gora_whists": [points_(settlement.gora_whists[i]) for i in range(n)],
         "pairwise": [
-            {"name": names[i], "cells": ["—" if i == j else signed(settlement.pairwise[i][j]) for j in range(n)]}
+            {"name": names[i], "cells": ["—" if i == j else signed_(settlement.pairwise[i][j]) for j in range(n)]}
             for i in range(n)
         ],
         "transfers": [
             say(PAYS(payer=names[t.payer], payee=names[t.payee],
-                     amount=f"{t.amount:.2f}" + (f" {currency}" if currency else "")))
+                     amount=amount(t.amount, currency, language=language)))
             for t in settlement.transfers
         ],
         "fonts": {weight: path.as_uri() for weight, path in FONTS.items()},

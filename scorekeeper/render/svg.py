@@ -350,7 +350,7 @@ def sheet_svg(players: Sequence[str], rules: Rules, drawn: Chained, *, orientati
     ]
     cx, cy, r = layout.centre
     parts.append(f'<circle class="frame centre" cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}"/></g>')
-    price = decimal(rules.whist_price) + (f" {currency}" if currency else "")
+    price = decimal(rules.whist_price, language) + (f" {currency}" if currency else "")
     parts.append(
         f'<g class="centre-text" data-pulya-size="{rules.pulya_size}">'
         f'<text class="size" x="{_n(cx)}" y="{_n(cy - r * 0.22)}" dy="0.35em" text-anchor="middle" '

@@ -10,6 +10,8 @@ from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 
+from babel.numbers import format_decimal
+
 from .. import i18n_engine
 from ..engine import Deal, DealType, Preset, Text, Word
 from ..words import Msg
@@ -34,7 +36,15 @@ OPEN = Msg("{text} (open)")
 TRICKS = Msg("{text}; tricks {tricks}")
 
 
-def points(value: int | Fraction) -> str:
+def _decimals(value: Decimal | float, places: int, language: str) -> str:
+    """A number without its sign, to `places` decimals as the language writes it: 1234.50 in English, 1 234,50
+    in Russian (a decimal comma, a non-breaking space between thousands)."""
+    if language == "ru":
+        return format_decimal(abs(Decimal(value)), format="#,##0." + "0" * places, locale="ru")
+    return f"{abs(value):.{places}f}"
+
+
+def points(value: int | Fraction, language: str = "en") -> str:
     """4, −1, 2½, 53⅓: the way a player writes it."""
     value = Fraction(value)
     sign = MINUS if value < 0 else ""
@@ -43,34 +53,36 @@ def points(value: int | Fraction) -> str:
         return f"{sign}{whole}"
     if part in _VULGAR:
         return f"{sign}{whole or ''}{_VULGAR[part]}"
-    return f"{sign}{float(abs(value)):.2f}"
+    return sign + _decimals(float(value), 2, language)
 
 
-def signed(value: int | Fraction | Decimal) -> str:
-    """+4, −1, +263.33: points, or money and balances to the cent."""
-    text = f"{abs(value):.2f}" if isinstance(value, Decimal) else points(-value if value < 0 else value)
+def signed(value: int | Fraction | Decimal, language: str = "en") -> str:
+    """+4, −1, +263.33 (+263,33 in Russian): points, or money and balances to the cent."""
+    text = _decimals(value, 2, language) if isinstance(value, Decimal) else points(-value if value < 0 else value,
+                                                                                   language)
     return (MINUS if value < 0 else "+" if value > 0 else "") + text
 
 
-def chain(values: Sequence[int | Fraction]) -> str:
+def chain(values: Sequence[int | Fraction], language: str = "en") -> str:
     """Running totals as paper writes them: 2.6.10 (empty when nothing was written)."""
-    return ".".join(points(v) for v in values)
+    return ".".join(points(v, language) for v in values)
 
 
-def amount(value: Decimal | int, currency: str = "", sign: bool = False) -> str:
-    """Money and balances to the cent: 263.33, −1.50, +4.00 ₽."""
+def amount(value: Decimal | int, currency: str = "", sign: bool = False, language: str = "en") -> str:
+    """Money and balances to the cent: 263.33, −1.50, +4.00 ₽ (263,33 ₽ in Russian)."""
     value = Decimal(value).quantize(Decimal("0.01"))
-    text = f"{abs(value):.2f}"
+    text = _decimals(value, 2, language)
     if value < 0:
         text = MINUS + text
     elif sign and value > 0:
         text = "+" + text
-    return f"{text} {currency}".rstrip()
+    return f"{text}\u00a0{currency}" if currency else text  # the sum and its currency on one line
 
 
-def decimal(value: Decimal) -> str:
-    """0.5, 1, 10: a rule's money value without trailing zeros or exponent."""
-    return format(value.normalize(), "f")
+def decimal(value: Decimal, language: str = "en") -> str:
+    """0.5, 1, 10 (0,5 in Russian): a rule's money value without trailing zeros or exponent."""
+    text = format(value.normalize(), "f")
+    return text.replace(".", ",") if language == "ru" else text
 
 
 def describe(deal: Deal, names: Sequence[str], k: int = 0, language: str = "en") -> str:

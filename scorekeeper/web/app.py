@@ -20,7 +20,6 @@ from .edge.presenting import busy
 from .store import Store
 from .store.cache import VersionCache
 from .store.db import Database, Unavailable, private_file, reason
-from .views.filters import FILTERS
 from .views.gate import Busy, Gate
 from .views.pulkas import weight
 
@@ -130,7 +129,6 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(shell.bp)
-    app.jinja_env.filters.update(FILTERS)
     errors.register(app)
     app.register_error_handler(Busy, busy)
     return app

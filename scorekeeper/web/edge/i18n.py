@@ -15,7 +15,7 @@ rendered in the request's language by `say`.
 from __future__ import annotations
 
 import gettext as _gettext
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from flask import Flask, g, has_request_context, request
@@ -24,6 +24,7 @@ from flask_babel import Babel, get_locale
 from ... import i18n_engine
 from ...engine import Gettext, Ngettext, Text
 from ...render.text import PRESET_TITLES
+from ..views.filters import FILTERS
 
 LANGUAGES = {"ru": "Русский", "en": "English"}
 DEFAULT = "en"
@@ -88,6 +89,12 @@ def init(app: Flask) -> None:
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # as scorekeeper.catalogs extracts {% trans %} blocks
     app.context_processor(lambda: {"language": language(), "languages": LANGUAGES})
     app.jinja_env.globals["preset_title"] = preset_title
+    # Numbers as the page's language writes them (a decimal comma in Russian).
+    app.jinja_env.filters.update({name: _in_language(show) for name, show in FILTERS.items()})
+
+
+def _in_language(show: Callable[..., str]) -> Callable[..., str]:
+    return lambda *values, **options: show(*values, language=language(), **options)
 
 
 def preset_title(value: object) -> str:

@@ -86,13 +86,13 @@ def _meanwhile(pulka: Pulka) -> str:
     change = pulka.last_change or {}
     what, deal, by = change.get("what"), change.get("deal"), change.get("by")
     if what == "settings":
-        return gettext("Settings changed by %(by)s", by=by) if by else gettext("Settings changed")
+        return str(gettext("Settings changed by %(by)s", by=by) if by else gettext("Settings changed"))
     texts = {"added": ("Deal %(deal)s added", "Deal %(deal)s added by %(by)s"),
              "edited": ("Deal %(deal)s edited", "Deal %(deal)s edited by %(by)s"),
              "deleted": ("Deal %(deal)s deleted", "Deal %(deal)s deleted by %(by)s"),
              "undone": ("Deal %(deal)s taken back", "Deal %(deal)s taken back by %(by)s")}
     alone, with_by = texts.get(str(what), ("Deal %(deal)s changed", "Deal %(deal)s changed by %(by)s"))
-    return gettext(with_by, deal=deal, by=by) if by else gettext(alone, deal=deal)
+    return str(gettext(with_by, deal=deal, by=by) if by else gettext(alone, deal=deal))
 
 
 def _conflict(pulka: Pulka, asked: int, number: int, data: dict[str, Any], editing: bool) -> ResponseReturnValue:

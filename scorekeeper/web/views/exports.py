@@ -39,6 +39,11 @@ def protocol_csv(protocol: Sequence[dict[str, Any]], names: Sequence[str], langu
     writer = csv.writer(out)
     catalog = i18n_engine.catalog(language)
 
+    def number(value: object) -> object:
+        """A point as a spreadsheet in the language reads it: 2.5, or 2,5 in Russian."""
+        value = jsonable(value)
+        return str(value).replace(".", ",") if language == "ru" and isinstance(value, float) else value
+
     def word(value: str) -> str:
         found = CSV_WORDS.get(value)
         return found.render(names, catalog.gettext, catalog.ngettext) if found else value
@@ -53,6 +58,6 @@ def protocol_csv(protocol: Sequence[dict[str, Any]], names: Sequence[str], langu
                 " ".join(f"{k}:{v}" for k, v in deal.get("tricks", {}).items())]
         for entry in view["entries"] or [{}]:
             row = head + [entry.get("player", ""), word(entry.get("column", "")), entry.get("on", ""),
-                          jsonable(entry.get("points", "")), entry.get("reason", "")]
+                          number(entry.get("points", "")), entry.get("reason", "")]
             writer.writerow([inert(cell) for cell in row])
     return out.getvalue()

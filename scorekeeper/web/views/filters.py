@@ -14,14 +14,15 @@ from ...render.svg import ORIENTATIONS
 from ...render.text import amount, points, signed
 
 
-def chain_html(values: Sequence[int | Fraction]) -> Markup:
+def chain_html(values: Sequence[int | Fraction], language: str = "en") -> Markup:
     """A chain on a page (2.6.10): each number unbreakable, and a line may break after each dot, so a long
     chain on a phone wraps between numbers, never inside one. Every page shows chains through this filter."""
     if not values:
         return Markup("—")
-    return Markup(".<wbr>").join(Markup('<span class="n">%s</span>') % points(value) for value in values)
+    return Markup(".<wbr>").join(Markup('<span class="n">%s</span>') % points(value, language) for value in values)
 
 
+# How templates write numbers; each takes the page's `language` (edge.i18n gives it the request's).
 FILTERS: dict[str, Callable[..., Any]] = {"points": points, "signed": signed, "chain": chain_html, "amount": amount}
 
 

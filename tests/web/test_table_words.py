@@ -1,0 +1,48 @@
+"""The words a player reads at the table (issue 17): money as the language writes it, who pays whom without a
+case to decline, one notation, no developer words, numbers that never split."""
+
+from __future__ import annotations
+
+import re
+
+from .conftest import sochi
+from .test_drawing import poppler
+
+RU = {"Accept-Language": "ru-RU,ru;q=0.9"}
+EN = {"Accept-Language": "en"}
+NBSP = "\u00a0"
+
+
+def text(response) -> str:
+    return response.get_data(as_text=True)
+
+
+def test_money_has_a_decimal_comma_in_russian_and_a_point_in_english(client):
+    """rules.md §10's Sochi example: A wins 131.67 at 0.5 a whist; B pays 107.33."""
+    pulka_id = sochi(client)
+    russian, english = text(client.get(f"/p/{pulka_id}/settlement", headers=RU)), \
+        text(client.get(f"/p/{pulka_id}/settlement", headers=EN))
+    assert "+131,67" in russian and "107,33" in russian and "131.67" not in russian
+    assert "+131.67" in english and "107,33" not in english
+    assert "0,50" in russian  # the whist's price
+    # The API keeps JSON numbers whatever the language.
+    answer = client.get(f"/api/v1/pulkas/{pulka_id}/settlement", headers=RU).json
+    assert answer["players"][0]["money"] == 131.67
+    pdf = poppler("pdftotext", client.get(f"/p/{pulka_id}/pulka.pdf", headers=RU).data)
+    assert "131,67" in pdf and "131.67" not in pdf
+
+
+def test_who_pays_whom_needs_no_case(client):
+    pulka_id = sochi(client)
+    russian = text(client.get(f"/p/{pulka_id}/settlement", headers=RU))
+    assert re.search(r"<strong>B</strong> → <strong>A</strong>: 107,33", russian)
+    assert "платит" not in russian.split("Кто кому платит")[-1]  # the heading asks it; no line says it
+    english = text(client.get(f"/p/{pulka_id}/settlement", headers=EN))
+    assert re.search(r"<strong>B</strong> pays <strong>A</strong> 107.33", english)
+
+
+def test_a_sum_and_its_currency_never_split(client):
+    pulka_id = sochi(client)
+    client.patch(f"/api/v1/pulkas/{pulka_id}", json={"currency": "₽"})
+    page = text(client.get(f"/p/{pulka_id}/settlement", headers=RU))
+    assert f"107,33{NBSP}₽" in page and "107,33 ₽" not in page
