@@ -32,7 +32,7 @@ from ..engine import Column, Entry, Points, Replay, Rules, Settlement, Text, set
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from ..words import Msg
 from .svg import sheet_svg
-from .text import PRESET_TITLES, amount, decimal, describe, filename, points, signed
+from .text import PRESET_TITLES, amount, decimal, describe, filename, points, rules_in_words, signed
 
 FONTS = {"regular": STATIC_DIR / "fonts" / "DejaVuSans.ttf", "bold": STATIC_DIR / "fonts" / "DejaVuSans-Bold.ttf"}
 
@@ -89,7 +89,6 @@ FINISHED = Msg("finished after {count} deal", "finished after {count} deals", "c
 IN_PROGRESS = Msg("in progress: {count} deal so far, {dealer} deals next",
                   "in progress: {count} deals so far, {dealer} deals next", "count")
 PAYS = Msg("{payer} pays {payee} {amount}")
-VALUES = {"none": Msg("none"), "yes": Msg("yes"), "no": Msg("no")}
 
 
 def _entry_place(entry: Entry, names: Sequence[str], say: Callable[[Text], str]) -> str:
@@ -115,9 +114,6 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
     def signed_(value: Points | Decimal) -> str:
         return signed(value, language)
 
-    def value(v: object) -> str:
-        shown = _value(v)
-        return say(VALUES[shown]) if shown in VALUES else shown
     n = len(names)
     sheet = replay.sheet
     # The size and the price are on page 1 anyway; "changed" lists the other departures from the preset.
@@ -148,8 +144,8 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
         "preset": say(PRESET_TITLES[rules.preset]),
         "pulya_size": rules.pulya_size,
         "whist_price": decimal(rules.whist_price, language) + (f"\u00a0{currency}" if currency else ""),
-        "changed": [f"{k} {value(v)}" for k, v in overrides.items()],
-        "all_rules": [f"{k} {value(v)}" for k, v in rules.to_dict().items() if k != "preset"],
+        "changed": [f"{title}: {shown}" for title, shown in rules_in_words(rules, language, only=list(overrides))],
+        "all_rules": [f"{title}: {shown}" for title, shown in rules_in_words(rules, language)],
         "svg": sheet_svg(names, rules, replay, orientation=orientation, currency=currency, seats=seats,
                          language=language),
         "deals": deals,
@@ -184,14 +180,6 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
         ],
         "fonts": {weight: path.as_uri() for weight, path in FONTS.items()},
     }
-
-
-def _value(value: object) -> str:
-    if isinstance(value, list):
-        return "-".join(map(str, value)) or "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 def render_html(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement | None = None, *,

@@ -8,12 +8,13 @@ import unicodedata
 from collections.abc import Sequence
 from datetime import date, datetime
 from decimal import Decimal
+from enum import StrEnum
 from fractions import Fraction
 
 from babel.numbers import format_decimal
 
 from .. import i18n_engine
-from ..engine import Deal, DealType, Preset, Text, Word
+from ..engine import PARAMETERS, Deal, DealType, Kind, Parameter, Preset, Rules, Text, Word, choice_title
 from ..words import Msg
 
 # Halves and thirds come from split whists; players write them as vulgar fractions.
@@ -83,6 +84,37 @@ def decimal(value: Decimal, language: str = "en") -> str:
     """0.5, 1, 10 (0,5 in Russian): a rule's money value without trailing zeros or exponent."""
     text = format(value.normalize(), "f")
     return text.replace(".", ",") if language == "ru" else text
+
+
+YES, NO, NONE = Msg("yes"), Msg("no"), Msg("none")
+
+
+def rule_value(parameter: Parameter, value: object, language: str = "en") -> str:
+    """A rule's value as players say it: «да», «вистующий пишет за обоих», 6, 7, 0,5; never a code."""
+    catalog = i18n_engine.catalog(language)
+
+    def say(text: Text) -> str:
+        return text.render((), catalog.gettext, catalog.ngettext)
+
+    if parameter.kind is Kind.BOOL:
+        return say(YES if value else NO)
+    if isinstance(value, StrEnum):
+        return say(choice_title(value))
+    if isinstance(value, (tuple, list)):
+        return (", " if parameter.kind is Kind.LEVELS else "-").join(map(str, value)) or say(NONE)
+    if isinstance(value, Decimal):
+        return decimal(value, language)
+    if isinstance(value, Fraction):
+        return points(value, language)
+    return str(value)
+
+
+def rules_in_words(rules: Rules, language: str = "en", only: Sequence[str] | None = None) -> list[tuple[str, str]]:
+    """Each rule (or each of `only`) as (its title, its value) in `language`."""
+    catalog = i18n_engine.catalog(language)
+    return [(p.title.render((), catalog.gettext, catalog.ngettext) if p.title else p.name,
+             rule_value(p, getattr(rules, p.name), language))
+            for p in PARAMETERS if only is None or p.name in only]
 
 
 def describe(deal: Deal, names: Sequence[str], k: int = 0, language: str = "en") -> str:

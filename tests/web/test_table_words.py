@@ -7,6 +7,7 @@ import re
 
 from .conftest import sochi
 from .test_drawing import poppler
+from .test_i18n_pages import visible
 
 RU = {"Accept-Language": "ru-RU,ru;q=0.9"}
 EN = {"Accept-Language": "en"}
@@ -46,3 +47,18 @@ def test_a_sum_and_its_currency_never_split(client):
     client.patch(f"/api/v1/pulkas/{pulka_id}", json={"currency": "₽"})
     page = text(client.get(f"/p/{pulka_id}/settlement", headers=RU))
     assert f"107,33{NBSP}₽" in page and "107,33 ₽" not in page
+
+
+def test_the_rules_are_said_in_the_players_words(client):
+    """The settings of a pulka with deals and its PDF list every rule by its title and its value in words:
+    no parameter's code, no true/false, no value's code."""
+    pulka_id = sochi(client, 2)
+    for headers, words in ((RU, ("Размер пули", "да", "нет")), (EN, ("Pulya size", "yes", "no"))):
+        page = visible(client.get(f"/p/{pulka_id}/settings", headers=headers))
+        pdf = poppler("pdftotext", client.get(f"/p/{pulka_id}/pulka.pdf", headers=headers).data)
+        for shown in (page, pdf):
+            assert all(word in shown for word in words)
+            assert not re.search(r"\b(pulya_size|whist_price|consolation_by_passer|half_whist|True|False|"
+                                 r"whister_all|each_own|rules\.md)\b", shown)
+    form = visible(client.get("/new", headers=RU))
+    assert "rules.md" not in form and "true или false" not in form and "одно из:" not in form

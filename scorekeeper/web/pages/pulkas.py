@@ -15,6 +15,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
 from ...engine import PARAMETERS, PRESETS, Kind, Parameter, Preset, choice_title, json_value
+from ...render.text import rules_in_words
 from ..domain.idempotency import Answer
 from ..domain.limits import PULKA_NAME_MAX
 from ..domain.pulkas import Pulka, read_settings
@@ -64,7 +65,8 @@ def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka |
                            advanced_open=any(field.startswith("p_") for field in errors),
                            choices=_choices, bounds=bounds,
                            presets=PRESETS, presets_json=_presets_json(),
-                           known=pulka_service.player_names(store().pulkas, me()), frozen=bool(pulka and pulka.deals)), status
+                           known=pulka_service.player_names(store().pulkas, me()), frozen=bool(pulka and pulka.deals),
+                           rules_words=rules_in_words(pulka.rules, i18n.language()) if pulka else []), status
 
 
 @bp.route("/new", methods=["GET", "POST"])
