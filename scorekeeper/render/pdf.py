@@ -32,7 +32,7 @@ from ..engine import Column, Entry, Points, Replay, Rules, Settlement, Text, set
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from ..words import Msg
 from .svg import sheet_svg
-from .text import PRESET_TITLES, amount, decimal, describe, filename, points, rules_in_words, signed
+from .text import PRESET_TITLES, amount, decimal, describe, filename, points, rules_in_words, signed, unbroken
 
 FONTS = {"regular": STATIC_DIR / "fonts" / "DejaVuSans.ttf", "bold": STATIC_DIR / "fonts" / "DejaVuSans-Bold.ttf"}
 
@@ -106,7 +106,7 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
     catalog = i18n_engine.catalog(language)
 
     def say(text: Text) -> str:
-        return text.render(names, catalog.gettext, catalog.ngettext)
+        return unbroken(text.render(names, catalog.gettext, catalog.ngettext))
 
     def points_(value: Points) -> str:
         return points(value, language)
@@ -127,7 +127,7 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
         {
             "number": result.number,
             "dealer": names[result.dealer],
-            "summary": describe(result.deal, names, result.k, language),
+            "summary": describe(result.deal, names, result.k, language, rules),
             "entries": [
                 {"place": _entry_place(e, names, say), "points": signed_(e.points), "reason": say(e.reason)}
                 for e in result.entries

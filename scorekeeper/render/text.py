@@ -14,7 +14,8 @@ from fractions import Fraction
 from babel.numbers import format_decimal
 
 from .. import i18n_engine
-from ..engine import PARAMETERS, Deal, DealType, Kind, Parameter, Preset, Rules, Text, Word, choice_title
+from ..engine import (PARAMETERS, Deal, DealType, Kind, Parameter, Preset, Rules, SingleWhistMade, Text, Word,
+                      choice_title)
 from ..words import Msg
 
 # Halves and thirds come from split whists; players write them as vulgar fractions.
@@ -86,7 +87,27 @@ def decimal(value: Decimal, language: str = "en") -> str:
     return text.replace(".", ",") if language == "ru" else text
 
 
+# Where a line may not break in a reason a player reads: around an operator between numbers ("1 × 6"),
+# between a number and the word it counts ("12 вистов"), after an arrow and "№".
+_UNBROKEN = re.compile(r"(?<=\d) (?=[×÷=+−\d])|(?<=[×÷=+−]) (?=[\d+−])|(?<=\d) (?=[^\W\d_])|(?<=[→№]) ")
+
+
+def unbroken(text: str) -> str:
+    """`text` with non-breaking spaces where a line break would split a number from what belongs to it."""
+    return _UNBROKEN.sub("\u00a0", text)
+
+
 YES, NO, NONE = Msg("yes"), Msg("no"), Msg("none")
+
+
+DEFENDERS = Msg("defenders {count}")
+
+
+def _split_not_asked(deal: Deal, rules: Rules) -> bool:
+    """One whister under `single_whist_made: whister_all`: only the defence's total counts, so the deal form
+    asks the declarer's count alone and the split between the defenders means nothing (domain.deals)."""
+    return (deal.type is DealType.GAME and rules.single_whist_made is SingleWhistMade.WHISTER_ALL
+            and len(deal.whisters) == 1 and deal.tricks is not None)
 
 
 def rule_value(parameter: Parameter, value: object, language: str = "en") -> str:
@@ -117,15 +138,22 @@ def rules_in_words(rules: Rules, language: str = "en", only: Sequence[str] | Non
             for p in PARAMETERS if only is None or p.name in only]
 
 
-def describe(deal: Deal, names: Sequence[str], k: int = 0, language: str = "en") -> str:
+def describe(deal: Deal, names: Sequence[str], k: int = 0, language: str = "en", rules: Rules | None = None) -> str:
     """One line of the protocol: "B 8♦: C whist, A whist; tricks B 6, A 3, C 1" (in `language`: «B 8♦: C
-    вист, A вист; взятки B 6, A 3, C 1»)."""
+    вист, A вист; взятки B 6, A 3, C 1»). Under `rules` where a lone whister's split is not asked, the
+    defence's tricks are said as one count: "tricks B 6, defenders 4"."""
     catalog = i18n_engine.catalog(language)
 
     def say(text: Text) -> str:
         return text.render(names, catalog.gettext, catalog.ngettext)
 
-    tricks = ", ".join(f"{names[seat]} {count}" for seat, count in (deal.tricks or {}).items())
+    counts = dict(deal.tricks or {})
+    if rules is not None and _split_not_asked(deal, rules) and deal.declarer in counts:
+        taken = counts.pop(deal.declarer)
+        tricks = f"{names[deal.declarer]} {taken}, " + say(DEFENDERS(count=sum(c for c in counts.values()
+                                                                                 if isinstance(c, int))))
+    else:
+        tricks = ", ".join(f"{names[seat]} {count}" for seat, count in counts.items())
     if deal.type is DealType.RASPASY:
         return say(RASPASY_NTH(k=k, tricks=tricks) if k > 1 else RASPASY(tricks=tricks))
     assert deal.declarer is not None  # a valid deal: a game or misère has a declarer
@@ -133,7 +161,8 @@ def describe(deal: Deal, names: Sequence[str], k: int = 0, language: str = "en")
         assert deal.tricks is not None and isinstance(taken := deal.tricks[deal.declarer], int)
         return say(MISERE(player=names[deal.declarer], count=taken))
     assert deal.contract is not None
-    text = f"{names[deal.declarer]} {deal.contract.label}"
+    label = deal.contract.label_text
+    text = f"{names[deal.declarer]} {label if isinstance(label, str) else say(label)}"
     if deal.whist is None:
         text = say(CHECKED(game=text))
     else:

@@ -40,7 +40,7 @@ def test_the_protocol_and_a_deal(repo, owner):
     view = Presenter(sochi_pulka(repo, owner), "en")
     assert view.deal(1)["summary"] == ["A: pulya +4", "B: 8 whists on A"]
     assert view.deal(2)["summary"] == ["B: gora +12", "C: 18 whists on B", "A: 30 whists on B"]
-    assert view.deal(1)["text"] == "A 7♥: B whist, C pass (open); tricks A 8, B 1, C 1"
+    assert view.deal(1)["text"] == "A 7♥: B whist, C pass (open); tricks A 8, defenders 2"  # the split is not asked (issue 17)
     assert [d["raspasy_k"] for d in view.protocol[4:6]] == [1, 2]
     assert view.deal(10)["finished"] and not view.deal(9)["finished"]
 

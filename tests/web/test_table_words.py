@@ -62,3 +62,16 @@ def test_the_rules_are_said_in_the_players_words(client):
                                  r"whister_all|each_own|rules\.md)\b", shown)
     form = visible(client.get("/new", headers=RU))
     assert "rules.md" not in form and "true или false" not in form and "одно из:" not in form
+
+
+def test_the_history_never_splits_a_number_and_writes_no_trump_as_players_do(client):
+    from .conftest import add, create
+
+    pulka_id = create(client)
+    assert add(client, pulka_id, {"type": "raspasy", "tricks": {"A": 2, "B": 3, "C": 5}}).status_code == 201
+    assert add(client, pulka_id, {"type": "game", "declarer": "B", "contract": "10NT",
+                                  "tricks": {"B": 10, "C": 0, "A": 0}}).status_code == 201
+    russian = text(client.get(f"/p/{pulka_id}/history", headers=RU))
+    assert f"в гору 2{NBSP}×{NBSP}1" in russian and "2 × 1" not in russian  # raspasy: 2 tricks × 1, never split
+    assert "B 10БК" in russian and "10NT" not in russian
+    assert "B 10NT" in text(client.get(f"/p/{pulka_id}/history", headers=EN))

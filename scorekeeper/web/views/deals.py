@@ -70,7 +70,7 @@ def deal_view(pulka: Pulka, result: DealResult, language: str) -> dict[str, Any]
         view["sitting_out"] = names[result.dealer]
     return view | {
         "deal": pulyafile.deal_to_json(result.deal, names),
-        "text": describe(result.deal, names, result.k, language),
+        "text": describe(result.deal, names, result.k, language, rules),
         "raspasy_k": result.k or None,
         "entries": [entry_view(e, names, language) for e in result.entries],
         "summary": summary(result.entries, names, language),

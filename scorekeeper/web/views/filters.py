@@ -11,7 +11,7 @@ from markupsafe import Markup
 
 from ...engine import json_value
 from ...render.svg import ORIENTATIONS
-from ...render.text import amount, points, signed
+from ...render.text import amount, points, signed, unbroken
 
 
 def chain_html(values: Sequence[int | Fraction], language: str = "en") -> Markup:
@@ -23,7 +23,8 @@ def chain_html(values: Sequence[int | Fraction], language: str = "en") -> Markup
 
 
 # How templates write numbers; each takes the page's `language` (edge.i18n gives it the request's).
-FILTERS: dict[str, Callable[..., Any]] = {"points": points, "signed": signed, "chain": chain_html, "amount": amount}
+FILTERS: dict[str, Callable[..., Any]] = {"points": points, "signed": signed, "chain": chain_html, "amount": amount,
+                                          "unbroken": lambda text, language="en": unbroken(text)}
 
 
 def jsonable(value: Any) -> Any:
