@@ -70,7 +70,7 @@ def test_sochi_finished_three_players(sochi_pdf):
         assert chain in first
     protocol = text(sochi_pdf, 2)
     assert "Protocol of deals" in protocol
-    assert "1. A 7♥: B whist, C pass (open); tricks A 8, B 1, C 1 · dealer A" in protocol
+    assert "1. A 7♥: B whist, C pass (open); tricks A 8, defenders 2 · dealer A"  # the split is not asked (issue 17) in protocol
     assert "pulya A +4 — A made 7♥: pulya +4" in protocol
     assert "gora B −1 — B's pulya is closed and nobody needs help: 1 surplus × 1 written off the gora" in protocol
     settlement = text(sochi_pdf, 3, layout=True)
