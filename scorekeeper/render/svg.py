@@ -298,8 +298,31 @@ def _text_block(box: Box, angle: int, pieces: Sequence[str], cls: str, attrs: st
             body = f'{escape(line[: len(line) - len(newest)])}<tspan class="new">{escape(newest)}</tspan>'
         out.append(f'<text x="{_n(cx)}" y="{_n(y)}" dy="0.35em" text-anchor="middle" '
                    f'font-size="{size:g}">{body}</text>')
+        if angle:
+            new = len(pieces[-1]) if bold_last and i == len(lines) - 1 else 0
+            out += _marks(line, new, cx, y + 0.35 * size, size)
     out.append("</g>")
     return "".join(out)
+
+
+# The sheet font's advances (DejaVu Sans, regular and bold), in em: where each character of a line falls.
+ADVANCE = (dict.fromkeys("0123456789", 0.6362) | {".": 0.3179, ",": 0.3179, "\u2212": 0.8379, " ": 0.3179},
+           dict.fromkeys("0123456789", 0.6958) | {".": 0.3799, ",": 0.3799, "\u2212": 0.8379, " ": 0.3481})
+TURNED = "69"  # turned upside down, a 6 reads as 9: on paper both are underlined
+
+
+def _marks(line: str, new: int, cx: float, baseline: float, size: float) -> list[str]:
+    """A line under each 6 and 9 of a turned line of numbers centred on `cx` (its last `new` characters
+    bold). Drawn as lines: WeasyPrint draws no text-decoration in SVG."""
+    widths = [ADVANCE[i >= len(line) - new].get(ch, 1.0) * size for i, ch in enumerate(line)]
+    x = cx - sum(widths) / 2
+    marks = []
+    for ch, width in zip(line, widths):
+        if ch in TURNED:
+            y = baseline + 0.12 * size
+            marks.append(_line(x + 0.1 * width, y, x + 0.9 * width, y, "mark"))
+        x += width
+    return marks
 
 
 # -- the sheet ----------------------------------------------------------------

@@ -13,7 +13,7 @@ from functools import lru_cache
 import pytest
 from fontTools.ttLib import TTFont
 
-from scorekeeper.engine import Rules, replay
+from scorekeeper.engine import Deal, DealType, Rules, replay
 from scorekeeper.render import sheet_svg, svg
 from scorekeeper.render.pdf import FONTS
 from scorekeeper.render.svg import LINE_HEIGHT, PAD, SMALLEST_FONT, fit, text_width
@@ -352,3 +352,21 @@ def test_fitting_work_grows_linearly_with_the_values(box):
     small = work(lambda: fit(pieces(500), *box))
     large = work(lambda: fit(pieces(5000), *box), limit=20 * small)  # quadratic would be about 100×
     assert large <= 12 * small
+
+
+def test_a_turned_6_and_9_are_underlined_as_on_paper():
+    """Turned to face its own edge, a 6 reads as 9 from across the table: under each 6 and 9 of a turned band
+    a line is drawn where the digit is (the font's own advances), as players mark them; upright, none."""
+    rules = Rules.of("sochi", pulya_size=100)
+    deals = [Deal(DealType.RASPASY, tricks={1: 6, 2: 3, 0: 1})]  # the left player (turned) takes 6: gora 6
+    for orientation, marks in (("table", 1), ("upright", 0)):
+        root = tree(sheet_svg(["A", "B", "C"], rules, replay(rules, 3, deals), orientation=orientation))
+        gora = next(g for g in root.iter(f"{{{NS['s']}}}g") if g.get("data-band") == "gora"
+                    and g.get("data-chain") == "6")
+        lines = gora.findall("s:line", NS)
+        assert len(lines) == marks
+        if marks:  # under the digit: centred on the text's centre, the width of one digit
+            text = gora.find("s:text", NS)
+            x1, x2, cx = float(lines[0].get("x1")), float(lines[0].get("x2")), float(text.get("x"))
+            size = float(text.get("font-size"))
+            assert abs((x1 + x2) / 2 - cx) < 0.01 and 0.4 * size < x2 - x1 < 0.7 * size
