@@ -75,3 +75,18 @@ def test_the_history_never_splits_a_number_and_writes_no_trump_as_players_do(cli
     assert f"в гору 2{NBSP}×{NBSP}1" in russian and "2 × 1" not in russian  # raspasy: 2 tricks × 1, never split
     assert "B 10БК" in russian and "10NT" not in russian
     assert "B 10NT" in text(client.get(f"/p/{pulka_id}/history", headers=EN))
+
+
+def test_the_settlement_in_cash_rounds_to_the_tables_unit_and_still_sums_to_zero(client):
+    """rules.md §10: +131.67, −107.33, −24.34; in tens: +130, −110, −20, said beside the exact cents, and
+    remembered by the browser."""
+    pulka_id = sochi(client)
+    page = text(client.get(f"/p/{pulka_id}/settlement?cash=10", headers=EN))
+    cash = page.split('class="cash"')[1].split("</section>")[0]
+    assert re.search(r"\+131\.67</td><td class=\"num\"><strong>\+130\.00</strong></td><td class=\"num\">−1\.67", cash)
+    assert "<strong>B</strong> pays <strong>A</strong> 110.00" in cash and "C</strong> pays <strong>A</strong> 20.00" in cash
+    again = text(client.get(f"/p/{pulka_id}/settlement", headers=RU))  # the cookie keeps the unit
+    assert "<strong>+130,00</strong>" in again.split('class="cash"')[1]
+    plain = text(client.get(f"/p/{pulka_id}/settlement?cash=", headers=EN))
+    assert "<table>" not in plain.split('class="cash"')[1].split("</section>")[0]
+    assert client.get(f"/p/{pulka_id}/settlement?cash=7").status_code == 200  # an unknown unit: none

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from enum import StrEnum
 
 from flask import (current_app, flash, make_response, redirect, render_template, request,
@@ -31,10 +32,12 @@ from ..edge.presenting import download, presenter
 from ..services import pulkas as pulka_service
 from ..views.filters import orientation_of
 from ..views.pulkas import card
+from ..views.settlement import CASH_UNITS, in_cash_view
 from .blueprint import bp
 from .notices import told, undone
 
 ORIENTATION_COOKIE = "orientation"
+CASH_COOKIE = "cash"  # the unit this browser's table settles in
 # Stand for the CSRF token and for each form's idempotency key in a cached page; each request puts its own in.
 _TOKEN = "\x00csrf-token\x00"
 _KEY = "\x00idempotency-key\x00"
@@ -166,9 +169,22 @@ def sheet(uid: str) -> ResponseReturnValue:
 
 @bp.get("/p/<uid>/settlement")
 def settlement(uid: str) -> ResponseReturnValue:
+    """The settlement; `?cash=10` (remembered by this browser) also rounds the money to the unit paid in."""
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     view = presenter(pulka)
-    return render_template("pulkas/settlement.html", pulka=pulka, view=view.settlement, balances=view.balances)
+    chosen = request.args.get("cash")
+    unit = _cash_unit(chosen if chosen is not None else request.cookies.get(CASH_COOKIE))
+    cash = in_cash_view(pulka.players, pulka.settlement, unit) if unit is not None else None
+    response = make_response(render_template("pulkas/settlement.html", pulka=pulka, view=view.settlement,
+                                             balances=view.balances, cash=cash, units=CASH_UNITS))
+    if chosen is not None:
+        response.set_cookie(CASH_COOKIE, str(unit or ""), max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+def _cash_unit(value: str | None) -> Decimal | None:
+    """A unit of CASH_UNITS from a query or a cookie; anything else is no rounding to cash."""
+    return next((unit for unit in CASH_UNITS if value == str(unit)), None)
 
 
 @bp.get("/p/<uid>/export")

@@ -9,6 +9,10 @@ from fractions import Fraction
 from typing import Any
 
 from ...engine import Rules, Settlement, Sheet
+from ...engine.cash import cash_transfers, in_cash
+
+# The units a table settles in cash, in its currency (a cent: as exact as money goes).
+CASH_UNITS = tuple(Decimal(unit) for unit in ("0.01", "0.10", "0.50", "1", "5", "10", "50", "100", "500", "1000"))
 
 
 def balances(names: Sequence[str], settlement: Settlement, rules: Rules, currency: str) -> dict[str, Any]:
@@ -21,6 +25,20 @@ def balances(names: Sequence[str], settlement: Settlement, rules: Rules, currenc
         "rounded": any(Fraction(s.money[i]) != s.net[i] * price for i in range(len(names))),
         "sum_net": sum(s.net, Fraction(0)),
         "sum_money": sum(s.money, Decimal(0)),
+    }
+
+
+def in_cash_view(names: Sequence[str], settled: Settlement, unit: Decimal) -> dict[str, Any]:
+    """The money rounded to the unit a table pays in, still summing to zero, each row beside its exact cents
+    and the difference the rounding made; and who pays whom in cash."""
+    cash = in_cash(settled.money, unit)
+    return {
+        "unit": unit,
+        "rows": [{"name": name, "money": settled.money[i], "cash": cash[i], "rounding": cash[i] - settled.money[i]}
+                 for i, name in enumerate(names)],
+        "rounded": cash != settled.money,
+        "transfers": [{"from": names[t.payer], "to": names[t.payee], "amount": t.amount}
+                      for t in cash_transfers(cash)],
     }
 
 
