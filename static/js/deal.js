@@ -22,7 +22,9 @@ export function dealForm(form) {
   const tapped = [];
   let timer = null;
   let ready = false;
+  let contractMissing = false; // a game with its declarer but not yet its level and suit
   let asking = 0;
+  let lastTapped = null;
 
   function update(changed) {
     const type = value("type") || "game";
@@ -65,8 +67,49 @@ export function dealForm(form) {
     if (!declarerOnly && !part("tricks").hidden) balance(changed, declarer);
     else noteTap(changed);
     ready = type === "raspasy" || (declarer !== "" && (type === "misere" || (level && value("strain"))));
+    contractMissing = type === "game" && declarer !== "" && !(level && value("strain"));
+    if (changed) lastTapped = changed.closest("label, .row, fieldset") || changed;
     clearTimeout(timer);
     timer = setTimeout(preview, 120);
+  }
+
+  // The sticky footer (what will be written, and Save) never covers what was just tapped: the page moves it
+  // up above the footer.
+  function keepInView() {
+    const footer = box && box.closest(".sticky");
+    if (!footer || !lastTapped || !lastTapped.isConnected) return;
+    const covered = lastTapped.getBoundingClientRect().bottom - footer.getBoundingClientRect().top;
+    if (covered > 0) window.scrollBy({ top: covered + 8 });
+  }
+
+  // A tap on the heading folds what will be written away (the heading stays, with Save), and back.
+  const toggle = box && box.querySelector(".preview-toggle");
+  if (toggle) {
+    toggle.addEventListener("click", () => {
+      const folded = box.classList.toggle("folded");
+      toggle.setAttribute("aria-expanded", String(!folded));
+    });
+  }
+
+  function say(heading, lines, bad) {
+    (toggle || box.querySelector("h2")).textContent = heading;
+    box.querySelector("ul").replaceChildren(...lines.map((line) => {
+      const li = document.createElement("li");
+      const what = document.createElement("span");
+      what.className = "what";
+      what.textContent = line.what;
+      li.append(what);
+      if (line.why) {
+        const why = document.createElement("span");
+        why.className = "why";
+        why.textContent = line.why;
+        li.append(" ", why);
+      }
+      return li;
+    }));
+    box.classList.toggle("bad", bad);
+    box.hidden = false;
+    keepInView();
   }
 
   // A tapped count is the player's own: it is never filled in again, and it goes last in `tapped`.
@@ -123,7 +166,13 @@ export function dealForm(form) {
 
   async function preview() {
     if (!box) return;
-    if (!ready) { box.hidden = true; return; }
+    if (!ready) {
+      // Said before Save, not only after it: the game still wants its level and suit.
+      if (contractMissing) say(box.dataset.bad, [{ what: box.dataset.contract }], true);
+      else box.hidden = true;
+      keepInView();
+      return;
+    }
     const body = new FormData(form);
     const asked = ++asking;
     try {
@@ -132,23 +181,7 @@ export function dealForm(form) {
       if (asked !== asking) return; // a later tap has asked again: its answer counts
       // Each line with its reason ("Anna helps Boris …"), so that help or consolation does not look like a mistake.
       const lines = response.ok ? data.lines : (data.problems || [data.error]).map((p) => ({ what: p.message }));
-      box.querySelector("h2").textContent = response.ok ? box.dataset.ok : box.dataset.bad;
-      box.querySelector("ul").replaceChildren(...lines.map((line) => {
-        const li = document.createElement("li");
-        const what = document.createElement("span");
-        what.className = "what";
-        what.textContent = line.what;
-        li.append(what);
-        if (line.why) {
-          const why = document.createElement("span");
-          why.className = "why";
-          why.textContent = line.why;
-          li.append(" ", why);
-        }
-        return li;
-      }));
-      box.classList.toggle("bad", !response.ok);
-      box.hidden = false;
+      say(response.ok ? box.dataset.ok : box.dataset.bad, lines, !response.ok);
     } catch (error) {
       box.hidden = true; // offline: the server still checks on save
     }

@@ -144,14 +144,15 @@ def test_whole_whists_and_the_rounding_footnote(live, page):
     login(page, base)
     page.goto(f"{base}/p/{uid}")
     balances = page.locator("table.balances")
-    assert balances.locator("tbody tr").first.inner_text().split("\t") == ["Anna", "0", "0.00 ₽"]
+    # A sum and its currency are never split (issue 17): a non-breaking space between them.
+    assert balances.locator("tbody tr").first.inner_text().split("\t") == ["Anna", "0", "0.00\u00a0₽"]
     assert page.locator(".footnote").count() == 0
     both_pass = {"type": "game", "declarer": "Boris", "contract": "6S", "whist": {"Vera": "pass", "Anna": "pass"}}
     assert add(client, uid, both_pass).status_code == 201  # pulya +2: thirds of a whist
     page.goto(f"{base}/p/{uid}")
     rows = [row.split("\t") for row in balances.locator("tbody tr").all_inner_texts()]
     # Whists exactly, without ".00"; money to the cent, rounded so that it sums to zero, and said so.
-    assert rows == [["Anna", "−6⅔", "−6.66 ₽"], ["Boris", "+13⅓", "+13.33 ₽"], ["Vera", "−6⅔", "−6.67 ₽"]]
+    assert rows == [["Anna", "−6⅔", "−6.66\u00a0₽"], ["Boris", "+13⅓", "+13.33\u00a0₽"], ["Vera", "−6⅔", "−6.67\u00a0₽"]]
     expect(page.locator(".footnote")).to_have_text("Money is rounded to the cent so that it sums to zero.")
     page.goto(f"{base}/p/{uid}/settlement")
     expect(page.locator(".footnote")).to_be_visible()

@@ -134,7 +134,11 @@ def _deal_post(pulka: Pulka, number: int) -> ResponseReturnValue:
     except Refused as error:
         if error.code == "not_found":
             raise
-        return _deal_page(pulka, number, data, field_errors(error), status=STATUS[error.code])
+        errors = field_errors(error)
+        if "contract" in errors and data.get("type", "game") == "game" and not (data.get("level") and data.get("strain")):
+            # Not the file's words (6-10 and S, C, D, H or NT): the form has chips to tap.
+            errors["contract"] = [gettext("Choose the level and the suit of the game.")]
+        return _deal_page(pulka, number, data, errors, status=STATUS[error.code])
 
 
 def _deal_saved(before: Pulka, saved: Pulka, number: int) -> Answer:
