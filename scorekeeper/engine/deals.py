@@ -42,13 +42,13 @@ class Deal:
     @property
     def whisters(self) -> tuple[int, ...]:
         """The seats that said whist, in the order of `whist`; empty when nobody did."""
-        return tuple(seat for seat, word in (self.whist or {}).items() if word == Word.WHIST)
+        return tuple([seat for seat, word in (self.whist or {}).items() if word == Word.WHIST])
 
     def played(self, rules: Rules) -> bool:
         """Were cards played? A game is played when someone whists, or when the ten is checked."""
         if self.type is not DealType.GAME:
             return True
-        return rules.checked_ten(self.contract) or bool(self.whisters)
+        return rules.checked_ten(self.contract) or Word.WHIST in (self.whist or {}).values()
 
 
 def seats_in_play(n: int, dealer: int) -> tuple[int, ...]:
@@ -63,3 +63,28 @@ def defenders(active: tuple[int, ...], declarer: int) -> tuple[int, int]:
     """First defender (declarer's left, speaks first) and second defender."""
     at = active.index(declarer)
     return active[(at + 1) % 3], active[(at + 2) % 3]
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who sits where in a deal of `n` players dealt by `dealer`: what validation and scoring look up for every
+    deal, worked out once for each of the few seatings there are (`seating`)."""
+
+    n: int
+    dealer: int
+    active: tuple[int, ...]  # from first hand clockwise
+    sitting_out: int | None  # the dealer, with 4 players
+    defenders: Mapping[int, tuple[int, int]]  # an active seat's defenders, were he to declare
+
+
+def seating(n: int, dealer: int) -> Seating:
+    """The seating of a deal dealt by `dealer` (KeyError unless 3 or 4 players and a seat)."""
+    return _SEATINGS[n][dealer]
+
+
+def _seating(n: int, dealer: int) -> Seating:
+    active = seats_in_play(n, dealer)
+    return Seating(n, dealer, active, dealer if n == 4 else None, {seat: defenders(active, seat) for seat in active})
+
+
+_SEATINGS = {n: [_seating(n, dealer) for dealer in range(n)] for n in (3, 4)}

@@ -8,20 +8,21 @@ The reasons are `Text`s declared below, one for each way a line is written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from typing import cast
 
 from .contracts import MISERE_PRICE, Contract
-from .deals import Deal, DealType, Word, defenders
+from .deals import Deal, DealType, Seating, Word
 from .rules import (
     Overflow, PulkaEnd, Q1Responsible, RaspasyDealer, RaspasyScoring, RaspasyTie, Rules, ShortfallSplit,
     SingleWhistMade, SingleWhistRemiz,
 )
-from .sheet import Points, Sheet
-from .texts import Seat, Text, Value
+from .sheet import Points, Sheet, talon_seat
+from .texts import SEATS, Text, Value
 
 
 class Column(StrEnum):
@@ -106,7 +107,7 @@ FEWEST_TIED = Text("{reason}, tied for fewest")
 
 def exact(value: Points) -> Points:
     """An integral Fraction as int, so that sheets print 4, not 4/1."""
-    if isinstance(value, Fraction) and value.denominator == 1:
+    if type(value) is not int and isinstance(value, Fraction) and value.denominator == 1:
         return value.numerator
     return value
 
@@ -119,33 +120,46 @@ _Q1_SHARES: dict[Q1Responsible, tuple[Points, Points]] = {
     Q1Responsible.BOTH: (1, 1),
 }
 
+# A line's reason: a template, or what fills one in, from the values a write names (`Text.__call__`).
+Reason = Callable[..., Text]
+
 
 class Tally:
-    """The running sheet of one pulka, written deal by deal."""
+    """The running sheet of one pulka, written deal by deal.
 
-    def __init__(self, rules: Rules, n: int):
+    Every write names its reason as a template and the values that fill it in; the reason is
+    made, with its line, only when `lines` is set. A replay keeps the totals alone, and writes a
+    deal again, with its lines, when someone reads them (`pulka.DealResult.entries`).
+    """
+
+    def __init__(self, rules: Rules, n: int, *, lines: bool = True):
         self.rules = rules
         self.n = n
+        self.lines = lines
         self.pulya: list[int] = [0] * n  # every pulya write is whole: prices, bonuses, help
         self.gora: list[Points] = [0] * n
         self.whists: list[list[Points]] = [[0] * n for _ in range(n)]
         self.entries: list[Entry] = []
 
     # -- the three columns --------------------------------------------------
+    # The values of a reason are keywords after the write's own arguments, which are positional
+    # only: a reason's `player` is not the write's.
 
-    def write_gora(self, player: int, points: Points, reason: Text) -> None:
+    def write_gora(self, player: int, points: Points, reason: Reason, /, **values: Value) -> None:
         if points:
             points = exact(points)
             self.gora[player] += points
-            self.entries.append(Entry(player, Column.GORA, points, reason))
+            if self.lines:
+                self.entries.append(Entry(player, Column.GORA, points, reason(**values)))
 
-    def write_whists(self, player: int, on: int, points: Points, reason: Text) -> None:
+    def write_whists(self, player: int, on: int, points: Points, reason: Reason, /, **values: Value) -> None:
         if points:
             points = exact(points)
             self.whists[player][on] += points
-            self.entries.append(Entry(player, Column.WHISTS, points, reason, on))
+            if self.lines:
+                self.entries.append(Entry(player, Column.WHISTS, points, reason(**values), on))
 
-    def write_pulya(self, player: int, points: int, reason: Text) -> None:
+    def write_pulya(self, player: int, points: int, reason: Reason, /, **values: Value) -> None:
         """Pulya points; under `all_closed` what does not fit is helped on or written off (§8.2)."""
         if not points:
             return
@@ -154,15 +168,17 @@ class Tally:
         fits = points if rules.pulka_end is PulkaEnd.TOTAL else max(0, min(points, size - self.pulya[player]))
         if fits:
             self.pulya[player] += fits
-            if fits != points:
-                reason = PULYA_FITS(reason=reason, fits=fits, points=points, size=size)
-            self.entries.append(Entry(player, Column.PULYA, fits, reason))
+            if self.lines:
+                text = reason(**values)
+                if fits != points:
+                    text = PULYA_FITS(reason=text, fits=fits, points=points, size=size)
+                self.entries.append(Entry(player, Column.PULYA, fits, text))
         surplus = points - fits
         if surplus and rules.overflow is Overflow.HELP_THEN_WRITEOFF:
             surplus = self._help(player, surplus)
         if surplus:
             per = rules.writeoff_gora_per_point
-            self.write_gora(player, -surplus * per, WRITTEN_OFF(player=Seat(player), surplus=surplus, per=per))
+            self.write_gora(player, -surplus * per, WRITTEN_OFF, player=SEATS[player], surplus=surplus, per=per)
 
     def _help(self, helper: int, surplus: int) -> int:
         """Fill the others' open pulyas, largest first (ties: nearest clockwise); return what is left."""
@@ -172,10 +188,11 @@ class Tally:
         for seat in needy:
             given = min(surplus, size - self.pulya[seat])
             self.pulya[seat] += given
-            self.entries.append(Entry(seat, Column.PULYA, given,
-                                      HELPS(helper=Seat(helper), player=Seat(seat), given=given)))
+            if self.lines:
+                self.entries.append(Entry(seat, Column.PULYA, given,
+                                          HELPS(helper=SEATS[helper], player=SEATS[seat], given=given)))
             self.write_whists(helper, seat, given * per,
-                              HELP_WHISTS(helper=Seat(helper), player=Seat(seat), given=given, per=per))
+                              HELP_WHISTS, helper=SEATS[helper], player=SEATS[seat], given=given, per=per)
             surplus -= given
             if not surplus:
                 break
@@ -186,51 +203,56 @@ class Tally:
         size = self.rules.pulya_size
         if self.rules.pulka_end is PulkaEnd.TOTAL:
             return sum(self.pulya) >= self.n * size
-        return all(points == size for points in self.pulya)
+        return self.pulya.count(size) == self.n  # every pulya holds exactly its size
 
     # -- deals ----------------------------------------------------------------
 
     def score(self, deal: Deal, sheet: Sheet) -> bool:
         """Write `deal`, valid at `sheet`; True when it is a game or misère that was made."""
+        return self.play(deal, sheet.seating, sheet.streak + 1)
+
+    def play(self, deal: Deal, seating: Seating, k: int) -> bool:
+        """Write `deal`, valid in `seating`; a raspasy is the k-th of its streak. True when it is a game
+        or misère that was made."""
         tricks = _counts(deal)
         if deal.type is DealType.RASPASY:
-            self._raspasy(tricks, sheet)
+            self._raspasy(tricks, seating, k)
             return False
         declarer = deal.declarer
         assert declarer is not None  # validation: a game or misère has a declarer
         if deal.type is DealType.MISERE:
             return self._misere(declarer, tricks[declarer])
-        return self._game(deal, declarer, tricks, sheet)
+        return self._game(deal, declarer, tricks, seating)
 
     def _misere(self, declarer: int, taken: int) -> bool:
         if not taken:
-            self.write_pulya(declarer, MISERE_PRICE, MISERE_MADE(player=Seat(declarer), price=MISERE_PRICE))
+            self.write_pulya(declarer, MISERE_PRICE, MISERE_MADE, player=SEATS[declarer], price=MISERE_PRICE)
             return True
         per = self.rules.misere_gora_per_trick
-        self.write_gora(declarer, taken * per, MISERE_TOOK(player=Seat(declarer), count=taken, per=per))
+        self.write_gora(declarer, taken * per, MISERE_TOOK, player=SEATS[declarer], count=taken, per=per)
         return False
 
-    def _game(self, deal: Deal, declarer: int, tricks: Mapping[int, int], sheet: Sheet) -> bool:
+    def _game(self, deal: Deal, declarer: int, tricks: Mapping[int, int], seating: Seating) -> bool:
         rules = self.rules
         contract = deal.contract
         assert contract is not None  # validation: a game has a contract
         price = contract.price
         per_trick = rules.whist_factor * price
-        first, second = defenders(sheet.active, declarer)
-        sits_out = () if sheet.sitting_out is None else (sheet.sitting_out,)
-        d, name = Seat(declarer), contract.label_text
+        first, second = seating.defenders[declarer]
+        d, name = SEATS[declarer], contract.label_text
         if rules.checked_ten(contract):
-            return self._checked_ten(declarer, tricks, contract, (first, second), sits_out)
+            return self._checked_ten(declarer, tricks, contract, (first, second), seating)
 
         # In defender order, not the order they were entered: the second whister answers on an 8-10 (§5.3).
-        said = deal.whisters
-        whisters = [seat for seat in (first, second) if seat in said]
+        whist = deal.whist
+        assert whist is not None  # validation: both defenders said their word
+        whisters = [seat for seat in (first, second) if whist[seat] == Word.WHIST]
         if not whisters:
-            self.write_pulya(declarer, price, PASSED(declarer=d, contract=name, price=price))
-            if deal.whist is not None and deal.whist[second] == Word.HALF:
+            self.write_pulya(declarer, price, PASSED, declarer=d, contract=name, price=price)
+            if whist[second] == Word.HALF:
                 half = contract.obligation // 2
                 self.write_whists(second, declarer, half * per_trick,
-                                  HALF_WHISTS(player=Seat(second), contract=name, count=half, per=per_trick))
+                                  HALF_WHISTS, player=SEATS[second], contract=name, count=half, per=per_trick)
             return True
 
         taken = tricks[first] + tricks[second]
@@ -238,60 +260,61 @@ class Tally:
         lone = len(whisters) == 1
         passer = second if whisters == [first] else first
         if undertricks <= 0:
-            self.write_pulya(declarer, price, MADE(declarer=d, contract=name, price=price))
+            self.write_pulya(declarer, price, MADE, declarer=d, contract=name, price=price)
             if lone and rules.single_whist_made is SingleWhistMade.WHISTER_ALL:
-                self._whists_for(WHISTS_ALONE, whisters[0], declarer, taken, per_trick, contract)
+                self._whists_for(WHISTS_ALONE, whisters[0], declarer, taken, per_trick, name)
             else:
                 for seat in (first, second) if lone else whisters:
-                    self._whists_for(WHISTS, seat, declarer, tricks[seat], per_trick, contract)
+                    self._whists_for(WHISTS, seat, declarer, tricks[seat], per_trick, name)
             self._shortfall(contract, whisters, tricks, taken)
             return True
 
         others = [*whisters, *([passer] if lone and rules.consolation_by_passer else ())]
-        self._remiz(declarer, contract, undertricks, others, sits_out)
+        self._remiz(declarer, contract, undertricks, others, seating)
         if not lone:
             for seat in whisters:
-                self._whists_for(WHISTS, seat, declarer, tricks[seat], per_trick, contract)
+                self._whists_for(WHISTS, seat, declarer, tricks[seat], per_trick, name)
         elif rules.single_whist_remiz is SingleWhistRemiz.GREEDY:
-            self._whists_for(WHISTS_ALONE, whisters[0], declarer, taken, per_trick, contract)
+            self._whists_for(WHISTS_ALONE, whisters[0], declarer, taken, per_trick, name)
         else:
             for seat in (whisters[0], passer):
-                self._whists_for(WHISTS_HALF, seat, declarer, taken, per_trick, contract, Fraction(1, 2))
+                self._whists_for(WHISTS_HALF, seat, declarer, taken, per_trick, name, Fraction(1, 2))
         return False
 
     def _checked_ten(self, declarer: int, tricks: Mapping[int, int], contract: Contract, pair: tuple[int, int],
-                     sits_out: tuple[int, ...]) -> bool:
+                     seating: Seating) -> bool:
         undertricks = 10 - tricks[declarer]
         if not undertricks:
             self.write_pulya(declarer, contract.price,
-                             CHECKED_MADE(declarer=Seat(declarer), contract=contract.label_text, price=contract.price))
+                             CHECKED_MADE, declarer=SEATS[declarer], contract=contract.label_text, price=contract.price)
             return True
-        self._remiz(declarer, contract, undertricks, list(pair), sits_out)
+        self._remiz(declarer, contract, undertricks, list(pair), seating)
         if self.rules.checked_ten_whists:
             per_trick = self.rules.whist_factor * contract.price
             for seat in pair:
-                self._whists_for(WHISTS_CHECKED, seat, declarer, tricks[seat], per_trick, contract)
+                self._whists_for(WHISTS_CHECKED, seat, declarer, tricks[seat], per_trick, contract.label_text)
         return False
 
-    def _whists_for(self, reason: Text, seat: int, declarer: int, count: int, per_trick: int, contract: Contract,
+    def _whists_for(self, reason: Text, seat: int, declarer: int, count: int, per_trick: int, name: Value,
                     share: Points = 1) -> None:
-        """`seat` writes whists on the declarer for `count` tricks at `per_trick` (a `share` of them)."""
+        """`seat` writes whists on the declarer for `count` tricks at `per_trick` (a `share` of them); `name` is
+        the contract's label."""
         self.write_whists(seat, declarer, share * count * per_trick,
-                          reason(player=Seat(seat), declarer=Seat(declarer), count=count, per=per_trick,
-                                 contract=contract.label_text))
+                          reason, player=SEATS[seat], declarer=SEATS[declarer], count=count, per=per_trick,
+                          contract=name)
 
     def _remiz(self, declarer: int, contract: Contract, undertricks: int, others: list[int],
-               sits_out: tuple[int, ...]) -> None:
+               seating: Seating) -> None:
         rules = self.rules
-        price, d, name = contract.price, Seat(declarer), contract.label_text
+        price, d, name = contract.price, SEATS[declarer], contract.label_text
         per = rules.remiz_factor * price
-        self.write_gora(declarer, undertricks * per, REMIZ(declarer=d, count=undertricks, contract=name, per=per))
+        self.write_gora(declarer, undertricks * per, REMIZ, declarer=d, count=undertricks, contract=name, per=per)
         consolation = max(rules.consolation_factor * price, rules.consolation_min)
-        if rules.consolation_by_dealer:
-            others = [*others, *sits_out]
+        if rules.consolation_by_dealer and seating.sitting_out is not None:
+            others = [*others, seating.sitting_out]
         for seat in others:
             self.write_whists(seat, declarer, undertricks * consolation,
-                              CONSOLATION(player=Seat(seat), declarer=d, count=undertricks, per=consolation))
+                              CONSOLATION, player=SEATS[seat], declarer=d, count=undertricks, per=consolation)
 
     def _shortfall(self, contract: Contract, whisters: list[int], tricks: Mapping[int, int], taken: int) -> None:
         """Whisters who did not take their share of the obligation write gora (§5.2, §5.3)."""
@@ -303,41 +326,40 @@ class Tally:
             return
         name = contract.label_text
         if len(whisters) == 1:
-            self.write_gora(whisters[0], short * per, SHORT_ALONE(player=Seat(whisters[0]), contract=name, taken=taken,
-                                                                  duty=duty, short=short, per=per))
+            self.write_gora(whisters[0], short * per, SHORT_ALONE, player=SEATS[whisters[0]], contract=name,
+                            taken=taken, duty=duty, short=short, per=per)
             return
         if duty == 1:
             for seat, share in zip(whisters, _Q1_SHARES[rules.q1_responsible]):
                 reason = SHORT_NONE_HALF if share == Fraction(1, 2) else SHORT_NONE
-                self.write_gora(seat, share * per, reason(player=Seat(seat), contract=name, per=per))
+                self.write_gora(seat, share * per, reason, player=SEATS[seat], contract=name, per=per)
             return
         quota = duty // 2
         for seat in whisters:
             missing = max(0, quota - tricks[seat])
             if rules.shortfall_split is ShortfallSplit.CAPPED:
                 missing = min(missing, short)
-            self.write_gora(seat, missing * per, SHORT_OWN(player=Seat(seat), taken=tricks[seat], quota=quota,
-                                                           contract=name, short=missing, per=per))
+            self.write_gora(seat, missing * per, SHORT_OWN, player=SEATS[seat], taken=tricks[seat], quota=quota,
+                            contract=name, short=missing, per=per)
 
-    def _raspasy(self, tricks: Mapping[int, int], sheet: Sheet) -> None:
+    def _raspasy(self, tricks: Mapping[int, int], seating: Seating, k: int) -> None:
         rules = self.rules
-        k = sheet.streak + 1
-        active, talon = sheet.active, sheet.talon_seat(rules)
+        active, talon = seating.active, talon_seat(rules, seating.sitting_out)
         takers = active if talon is None else (*active, talon)
         taken = {seat: tricks.get(seat, 0) for seat in takers}
         zero = rules.raspasy_zero_pulya[min(k, len(rules.raspasy_zero_pulya)) - 1]
         if rules.raspasy_scoring is RaspasyScoring.GORA:
             per = rules.raspasy_gora[min(k, len(rules.raspasy_gora)) - 1]
+            reason = _nth(RASPASY_GORA, RASPASY_GORA_NTH, k)
             for seat in takers:
-                reason = _raspasy(RASPASY_GORA, RASPASY_GORA_NTH, k, player=Seat(seat), count=taken[seat], per=per)
-                self.write_gora(seat, taken[seat] * per, reason)
+                self.write_gora(seat, taken[seat] * per, reason, player=SEATS[seat], count=taken[seat], per=per)
         else:
             self._raspasy_whists(active, taken, k)
         for seat in active:
             if not taken[seat]:
-                self.write_pulya(seat, zero, _raspasy(RASPASY_ZERO, RASPASY_ZERO_NTH, k, player=Seat(seat), zero=zero))
-        if sheet.sitting_out is not None and rules.raspasy_dealer is RaspasyDealer.PULYA_ONE:
-            self.write_pulya(sheet.sitting_out, 1, RASPASY_DEALER(player=Seat(sheet.sitting_out)))
+                self.write_pulya(seat, zero, _nth(RASPASY_ZERO, RASPASY_ZERO_NTH, k), player=SEATS[seat], zero=zero)
+        if seating.sitting_out is not None and rules.raspasy_dealer is RaspasyDealer.PULYA_ONE:
+            self.write_pulya(seating.sitting_out, 1, RASPASY_DEALER, player=SEATS[seating.sitting_out])
 
     def _raspasy_whists(self, active: tuple[int, ...], taken: dict[int, int], k: int) -> None:
         """The fewest-tricks player writes whists on every other player's tricks (§7.3).
@@ -354,18 +376,24 @@ class Tally:
         if len(writers) == len(active):
             return
         share: Points = Fraction(1, len(writers)) if self.rules.raspasy_tie is RaspasyTie.SPLIT else 1
-        tie = None if len(writers) == 1 else FEWEST_SHARED if share != 1 else FEWEST_TIED
+        reason = _nth(FEWEST, FEWEST_NTH, k)
+        if len(writers) > 1:
+            reason = _tied(FEWEST_SHARED if share != 1 else FEWEST_TIED, reason)
         for writer in writers:
             for seat, count in taken.items():
                 if seat not in writers:
-                    reason = _raspasy(FEWEST, FEWEST_NTH, k, player=Seat(writer), taker=Seat(seat), count=count,
-                                      per=per)
-                    self.write_whists(writer, seat, share * count * per, reason if tie is None else tie(reason=reason))
+                    self.write_whists(writer, seat, share * count * per,
+                                      reason, player=SEATS[writer], taker=SEATS[seat], count=count, per=per)
 
 
-def _raspasy(first: Text, nth: Text, k: int, **values: Value) -> Text:
+def _nth(first: Text, nth: Text, k: int) -> Reason:
     """The reason on the first raspasy of a streak, or on the k-th ("raspasy #2")."""
-    return first(**values) if k == 1 else nth(k=k, **values)
+    return first if k == 1 else functools.partial(nth, k=k)
+
+
+def _tied(tie: Text, reason: Reason) -> Reason:
+    """`reason`, said of the players who tied for fewest tricks."""
+    return lambda **values: tie(reason=reason(**values))
 
 
 def _counts(deal: Deal) -> Mapping[int, int]:

@@ -33,6 +33,10 @@ class Seat:
     index: int
 
 
+# The players as values, made once: a replay fills thousands of texts with them.
+SEATS = tuple(Seat(index) for index in range(4))
+
+
 @dataclass(frozen=True, slots=True)
 class Text:
     msgid: str  # the English template, and the key of its translations
@@ -61,14 +65,13 @@ class Text:
 
     def render(self, names: Sequence[str], gettext: Gettext, ngettext: Ngettext) -> str:
         """The text in the language of `gettext` and `ngettext`, with the players' names."""
-        values = dict(self.values)
         if self.plural is None or self.count is None:
             template = gettext(self.msgid)
         else:
-            count = values[self.count]
+            count = dict(self.values)[self.count]
             assert isinstance(count, int)  # __call__: a whole number
             template = ngettext(self.msgid, self.plural, count)
-        return template.format_map({name: _show(value, names, gettext, ngettext) for name, value in values.items()})
+        return template.format_map({name: _show(value, names, gettext, ngettext) for name, value in self.values})
 
     def text(self, names: Sequence[str]) -> str:
         """The text in English: the templates themselves."""
@@ -103,6 +106,11 @@ _VULGAR = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", F
 
 
 def _show(value: Value, names: Sequence[str], gettext: Gettext, ngettext: Ngettext) -> str:
+    # The usual values first, by their exact type: a sheet's reasons are written by the thousand.
+    if type(value) is int or type(value) is str:
+        return str(value)
+    if type(value) is Seat:
+        return names[value.index]
     if isinstance(value, Seat):
         return names[value.index]
     if isinstance(value, Text):

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from typing import TypeGuard
 
 from .contracts import Contract, Strain
-from .deals import Deal, DealType, Word, defenders
+from .deals import Deal, DealType, Seating, Word
 from .problems import Code, Problem
 from .rules import Rules
-from .sheet import Sheet
+from .sheet import Sheet, least_level, talon_seat
 from .texts import Seat, Text, quoted
 
 WORDS = tuple(Word)
@@ -54,16 +54,21 @@ def _is_count(value: object) -> TypeGuard[int]:
 
 def check(deal: Deal, sheet: Sheet, rules: Rules) -> list[Problem]:
     """Every problem of `deal` if it were the next deal of the pulka at `sheet`."""
-    return _Checker(deal, sheet, rules).problems
+    return check_next(deal, rules, sheet.deals + 1, sheet.seating, sheet.streak, sheet.finished)
+
+
+def check_next(deal: Deal, rules: Rules, number: int, seating: Seating, streak: int, finished: bool) -> list[Problem]:
+    """Every problem of `deal` as deal `number`, in `seating`, after `streak` raspasy in a row: what `check` reads
+    of a sheet, which a replay has without making one."""
+    return _Checker(deal, rules, number, seating, streak, finished).problems
 
 
 class _Checker:
     """Collects every problem of one deal; each method checks one field."""
 
-    def __init__(self, deal: Deal, sheet: Sheet, rules: Rules):
-        self.deal, self.sheet, self.rules = deal, sheet, rules
-        self.number = sheet.deals + 1
-        self.active = sheet.active
+    def __init__(self, deal: Deal, rules: Rules, number: int, seating: Seating, streak: int, finished: bool):
+        self.deal, self.rules, self.number, self.seating, self.streak = deal, rules, number, seating, streak
+        self.active = seating.active
         self.problems: list[Problem] = []
         if deal.type is DealType.RASPASY:
             self.raspasy_tricks()
@@ -73,7 +78,7 @@ class _Checker:
                 self.misere_tricks()
             else:
                 self.game(declarer)
-        if sheet.finished:
+        if finished:
             self.problem(Code.PULKA_FINISHED, "type", FINISHED)
 
     def problem(self, code: Code, where: str, message: Text) -> None:
@@ -82,7 +87,7 @@ class _Checker:
     def declarer(self) -> int | None:
         """The declarer when he is one of the active players."""
         declarer = self.deal.declarer
-        if declarer is None or not 0 <= declarer < self.sheet.n:
+        if declarer is None or not 0 <= declarer < self.seating.n:
             self.problem(Code.UNKNOWN_PLAYER, "declarer", NO_DECLARER)
         elif declarer not in self.active:
             self.problem(Code.INACTIVE_PLAYER, "declarer", SITS_OUT_DECLARES(player=Seat(declarer)))
@@ -136,14 +141,14 @@ class _Checker:
                 self.played_tricks()
             elif deal.tricks is not None:
                 self.problem(Code.TRICKS_UNEXPECTED, "tricks", NOT_PLAYED)
-        least = self.sheet.least_level(rules)
+        least = least_level(rules, self.streak)
         if contract.level < least:
             self.problem(Code.RASPASY_EXIT, "contract",
-                         BELOW_EXIT(streak=self.sheet.streak, least=least, contract=contract.label_text))
+                         BELOW_EXIT(streak=self.streak, least=least, contract=contract.label_text))
 
     def words(self, whist: Mapping[int, object], declarer: int, contract: Contract) -> bool:
         """The defenders' words; True when they are complete and legal."""
-        first, second = defenders(self.active, declarer)
+        first, second = self.seating.defenders[declarer]
         ok = True
         for seat, word in whist.items():
             if seat not in self.active:
@@ -213,10 +218,10 @@ class _Checker:
             self.problem(Code.TRICKS_MISSING, "tricks", ENTER_RASPASY_TRICKS)
             return
         counts = self.counts(tricks, talon=True)
-        dealer = self.sheet.sitting_out
+        dealer = self.seating.sitting_out
         talon = counts.get(dealer, 0) if counts is not None and dealer is not None else 0
         if talon and dealer is not None:
-            if self.sheet.talon_seat(self.rules) is None:
+            if talon_seat(self.rules, dealer) is None:
                 self.problem(Code.BAD_TRICKS, "tricks", TALON_CLOSED(player=Seat(dealer)))
                 counts = None
             elif talon > 2:
