@@ -31,6 +31,7 @@ _DEAL_KEYS = {
     DealType.MISERE: ({"type", "declarer"}, {"type", "declarer", "tricks"}),
     DealType.RASPASY: ({"type"}, {"type", "tricks"}),
 }
+_DEAL_TYPES = {kind.value: kind for kind in DealType}  # looked up: calling the enum is slow, and a file has thousands
 
 
 class FileError(ValueError):
@@ -188,7 +189,7 @@ def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | N
     if not isinstance(kind, str) or kind not in _DEAL_KEYS:
         return None, [Problem(Code.BAD_FORMAT, "type",
                               Msg("type must be game, misere or raspasy, not {kind}")(kind=quoted(kind)), number)]
-    kind = DealType(kind)
+    kind = _DEAL_TYPES[kind]
     required, allowed = _DEAL_KEYS[kind]
     keys = item.keys()
     if not required <= keys <= allowed:
@@ -225,7 +226,10 @@ def _by_player(item: dict, field: str, seat: dict[str, int], problems: list[Prob
         problems.append(Problem(Code.BAD_FORMAT, field, Msg("{field} must be an object from player names to values")(field=field),
                                 number))
         return None
-    return {s: v for name, v in value.items() if (s := _seat(name, field, seat, problems, number)) is not None}
+    try:
+        return {seat[name]: v for name, v in value.items()}  # every name a player's, as a valid file has them
+    except KeyError:
+        return {s: v for name, v in value.items() if (s := _seat(name, field, seat, problems, number)) is not None}
 
 
 # -- writing -------------------------------------------------------------------

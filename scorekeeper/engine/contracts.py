@@ -67,7 +67,7 @@ class Contract:
     @property
     def label_text(self) -> Text | str:
         """The label as a value in a text: 7♥ as it is, 10NT to be translated."""
-        made = _LABEL_TEXTS.get(self)
+        made = _LABEL_TEXTS.get((self.level, self.strain))  # by its parts: a Contract's own hash is slow
         return made if made is not None else _label_text(self)
 
 
@@ -77,4 +77,4 @@ def _label_text(contract: Contract) -> Text | str:
 
 CONTRACTS = {str(c): c for c in (Contract(level, strain) for level in LEVELS for strain in Strain)}
 # Each deal's reasons name its contract: the labels are made once.
-_LABEL_TEXTS = {contract: _label_text(contract) for contract in CONTRACTS.values()}
+_LABEL_TEXTS = {(contract.level, contract.strain): _label_text(contract) for contract in CONTRACTS.values()}

@@ -73,6 +73,7 @@ class Seating:
     n: int
     dealer: int
     active: tuple[int, ...]  # from first hand clockwise
+    playing: frozenset[int]  # the same seats, to compare with a deal's
     sitting_out: int | None  # the dealer, with 4 players
     defenders: Mapping[int, tuple[int, int]]  # an active seat's defenders, were he to declare
 
@@ -84,7 +85,8 @@ def seating(n: int, dealer: int) -> Seating:
 
 def _seating(n: int, dealer: int) -> Seating:
     active = seats_in_play(n, dealer)
-    return Seating(n, dealer, active, dealer if n == 4 else None, {seat: defenders(active, seat) for seat in active})
+    return Seating(n, dealer, active, frozenset(active), dealer if n == 4 else None,
+                   {seat: defenders(active, seat) for seat in active})
 
 
 _SEATINGS = {n: [_seating(n, dealer) for dealer in range(n)] for n in (3, 4)}

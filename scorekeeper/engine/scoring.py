@@ -21,7 +21,7 @@ from .rules import (
     Overflow, PulkaEnd, Q1Responsible, RaspasyDealer, RaspasyScoring, RaspasyTie, Rules, ShortfallSplit,
     SingleWhistMade, SingleWhistRemiz,
 )
-from .sheet import Points, Sheet, talon_seat
+from .sheet import Points, Sheet
 from .texts import SEATS, Text, Value
 
 
@@ -136,6 +136,12 @@ class Tally:
         self.rules = rules
         self.n = n
         self.lines = lines
+        # The rules' choices that every deal asks about, decided once.
+        self.total_end = rules.pulka_end is PulkaEnd.TOTAL
+        self.greedy = rules.single_whist_remiz is SingleWhistRemiz.GREEDY
+        self.whister_all = rules.single_whist_made is SingleWhistMade.WHISTER_ALL
+        self.raspasy_gora = rules.raspasy_scoring is RaspasyScoring.GORA
+        self.talon = rules.raspasy_dealer is RaspasyDealer.TALON  # else the dealer writes 1 (with 4)
         self.pulya: list[int] = [0] * n  # every pulya write is whole: prices, bonuses, help
         self.gora: list[Points] = [0] * n
         self.whists: list[list[Points]] = [[0] * n for _ in range(n)]
@@ -165,7 +171,7 @@ class Tally:
             return
         rules = self.rules
         size = rules.pulya_size
-        fits = points if rules.pulka_end is PulkaEnd.TOTAL else max(0, min(points, size - self.pulya[player]))
+        fits = points if self.total_end else max(0, min(points, size - self.pulya[player]))
         if fits:
             self.pulya[player] += fits
             if self.lines:
@@ -201,7 +207,7 @@ class Tally:
     @property
     def finished(self) -> bool:
         size = self.rules.pulya_size
-        if self.rules.pulka_end is PulkaEnd.TOTAL:
+        if self.total_end:
             return sum(self.pulya) >= self.n * size
         return self.pulya.count(size) == self.n  # every pulya holds exactly its size
 
@@ -214,17 +220,12 @@ class Tally:
     def play(self, deal: Deal, seating: Seating, k: int) -> bool:
         """Write `deal`, valid in `seating`; a raspasy is the k-th of its streak. True when it is a game
         or misère that was made."""
-        tricks = _counts(deal)
-        if deal.type is DealType.RASPASY:
-            self._raspasy(tricks, seating, k)
-            return False
-        declarer = deal.declarer
-        assert declarer is not None  # validation: a game or misère has a declarer
-        if deal.type is DealType.MISERE:
-            return self._misere(declarer, tricks[declarer])
-        return self._game(deal, declarer, tricks, seating)
+        return _SCORE[deal.type](self, deal, seating, k)
 
-    def _misere(self, declarer: int, taken: int) -> bool:
+    def _misere(self, deal: Deal, seating: Seating, k: int) -> bool:
+        declarer = deal.declarer
+        assert declarer is not None  # validation: a misère has a declarer
+        taken = _counts(deal)[declarer]
         if not taken:
             self.write_pulya(declarer, MISERE_PRICE, MISERE_MADE, player=SEATS[declarer], price=MISERE_PRICE)
             return True
@@ -232,24 +233,24 @@ class Tally:
         self.write_gora(declarer, taken * per, MISERE_TOOK, player=SEATS[declarer], count=taken, per=per)
         return False
 
-    def _game(self, deal: Deal, declarer: int, tricks: Mapping[int, int], seating: Seating) -> bool:
+    def _game(self, deal: Deal, seating: Seating, k: int) -> bool:
         rules = self.rules
-        contract = deal.contract
-        assert contract is not None  # validation: a game has a contract
+        declarer, contract, tricks = deal.declarer, deal.contract, _counts(deal)
+        assert declarer is not None and contract is not None  # validation: a game has a declarer and a contract
         price = contract.price
         per_trick = rules.whist_factor * price
         first, second = seating.defenders[declarer]
         d, name = SEATS[declarer], contract.label_text
         if rules.checked_ten(contract):
-            return self._checked_ten(declarer, tricks, contract, (first, second), seating)
+            return self._checked_ten(declarer, tricks, contract, name, (first, second), seating)
 
         # In defender order, not the order they were entered: the second whister answers on an 8-10 (§5.3).
         whist = deal.whist
         assert whist is not None  # validation: both defenders said their word
-        whisters = [seat for seat in (first, second) if whist[seat] == Word.WHIST]
+        whisters = [seat for seat in (first, second) if whist[seat] == WHIST]
         if not whisters:
             self.write_pulya(declarer, price, PASSED, declarer=d, contract=name, price=price)
-            if whist[second] == Word.HALF:
+            if whist[second] == HALF:
                 half = contract.obligation // 2
                 self.write_whists(second, declarer, half * per_trick,
                                   HALF_WHISTS, player=SEATS[second], contract=name, count=half, per=per_trick)
@@ -261,7 +262,7 @@ class Tally:
         passer = second if whisters == [first] else first
         if undertricks <= 0:
             self.write_pulya(declarer, price, MADE, declarer=d, contract=name, price=price)
-            if lone and rules.single_whist_made is SingleWhistMade.WHISTER_ALL:
+            if lone and self.whister_all:
                 self._whists_for(WHISTS_ALONE, whisters[0], declarer, taken, per_trick, name)
             else:
                 for seat in (first, second) if lone else whisters:
@@ -270,29 +271,29 @@ class Tally:
             return True
 
         others = [*whisters, *([passer] if lone and rules.consolation_by_passer else ())]
-        self._remiz(declarer, contract, undertricks, others, seating)
+        self._remiz(declarer, contract, name, undertricks, others, seating)
         if not lone:
             for seat in whisters:
                 self._whists_for(WHISTS, seat, declarer, tricks[seat], per_trick, name)
-        elif rules.single_whist_remiz is SingleWhistRemiz.GREEDY:
+        elif self.greedy:
             self._whists_for(WHISTS_ALONE, whisters[0], declarer, taken, per_trick, name)
         else:
             for seat in (whisters[0], passer):
                 self._whists_for(WHISTS_HALF, seat, declarer, taken, per_trick, name, Fraction(1, 2))
         return False
 
-    def _checked_ten(self, declarer: int, tricks: Mapping[int, int], contract: Contract, pair: tuple[int, int],
-                     seating: Seating) -> bool:
+    def _checked_ten(self, declarer: int, tricks: Mapping[int, int], contract: Contract, name: Value,
+                     pair: tuple[int, int], seating: Seating) -> bool:
         undertricks = 10 - tricks[declarer]
         if not undertricks:
             self.write_pulya(declarer, contract.price,
-                             CHECKED_MADE, declarer=SEATS[declarer], contract=contract.label_text, price=contract.price)
+                             CHECKED_MADE, declarer=SEATS[declarer], contract=name, price=contract.price)
             return True
-        self._remiz(declarer, contract, undertricks, list(pair), seating)
+        self._remiz(declarer, contract, name, undertricks, list(pair), seating)
         if self.rules.checked_ten_whists:
             per_trick = self.rules.whist_factor * contract.price
             for seat in pair:
-                self._whists_for(WHISTS_CHECKED, seat, declarer, tricks[seat], per_trick, contract.label_text)
+                self._whists_for(WHISTS_CHECKED, seat, declarer, tricks[seat], per_trick, name)
         return False
 
     def _whists_for(self, reason: Text, seat: int, declarer: int, count: int, per_trick: int, name: Value,
@@ -303,10 +304,10 @@ class Tally:
                           reason, player=SEATS[seat], declarer=SEATS[declarer], count=count, per=per_trick,
                           contract=name)
 
-    def _remiz(self, declarer: int, contract: Contract, undertricks: int, others: list[int],
+    def _remiz(self, declarer: int, contract: Contract, name: Value, undertricks: int, others: list[int],
                seating: Seating) -> None:
         rules = self.rules
-        price, d, name = contract.price, SEATS[declarer], contract.label_text
+        price, d = contract.price, SEATS[declarer]
         per = rules.remiz_factor * price
         self.write_gora(declarer, undertricks * per, REMIZ, declarer=d, count=undertricks, contract=name, per=per)
         consolation = max(rules.consolation_factor * price, rules.consolation_min)
@@ -342,13 +343,13 @@ class Tally:
             self.write_gora(seat, missing * per, SHORT_OWN, player=SEATS[seat], taken=tricks[seat], quota=quota,
                             contract=name, short=missing, per=per)
 
-    def _raspasy(self, tricks: Mapping[int, int], seating: Seating, k: int) -> None:
-        rules = self.rules
-        active, talon = seating.active, talon_seat(rules, seating.sitting_out)
+    def _raspasy(self, deal: Deal, seating: Seating, k: int) -> bool:
+        rules, tricks = self.rules, _counts(deal)
+        active, talon = seating.active, seating.sitting_out if self.talon else None
         takers = active if talon is None else (*active, talon)
         taken = {seat: tricks.get(seat, 0) for seat in takers}
         zero = rules.raspasy_zero_pulya[min(k, len(rules.raspasy_zero_pulya)) - 1]
-        if rules.raspasy_scoring is RaspasyScoring.GORA:
+        if self.raspasy_gora:
             per = rules.raspasy_gora[min(k, len(rules.raspasy_gora)) - 1]
             reason = _nth(RASPASY_GORA, RASPASY_GORA_NTH, k)
             for seat in takers:
@@ -358,8 +359,9 @@ class Tally:
         for seat in active:
             if not taken[seat]:
                 self.write_pulya(seat, zero, _nth(RASPASY_ZERO, RASPASY_ZERO_NTH, k), player=SEATS[seat], zero=zero)
-        if seating.sitting_out is not None and rules.raspasy_dealer is RaspasyDealer.PULYA_ONE:
+        if seating.sitting_out is not None and not self.talon:
             self.write_pulya(seating.sitting_out, 1, RASPASY_DEALER, player=SEATS[seating.sitting_out])
+        return False  # a raspasy is never a game made
 
     def _raspasy_whists(self, active: tuple[int, ...], taken: dict[int, int], k: int) -> None:
         """The fewest-tricks player writes whists on every other player's tricks (§7.3).
@@ -384,6 +386,16 @@ class Tally:
                 if seat not in writers:
                     self.write_whists(writer, seat, share * count * per,
                                       reason, player=SEATS[writer], taker=SEATS[seat], count=count, per=per)
+
+
+# How each type of deal is written: True when it is a game or misère that was made.
+_SCORE: dict[DealType, Callable[[Tally, Deal, Seating, int], bool]] = {
+    DealType.GAME: Tally._game,
+    DealType.MISERE: Tally._misere,
+    DealType.RASPASY: Tally._raspasy,
+}
+# Looked up once: a member of an enum is slow to reach (Python 3.11), and every deal compares words.
+WHIST, HALF = Word.WHIST, Word.HALF
 
 
 def _nth(first: Text, nth: Text, k: int) -> Reason:

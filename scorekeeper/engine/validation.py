@@ -17,6 +17,7 @@ from .sheet import Sheet, least_level, talon_seat
 from .texts import Seat, Text, quoted
 
 WORDS = tuple(Word)
+WHIST, PASS, HALF = Word.WHIST, Word.PASS, Word.HALF  # looked up once: an enum's member is slow to reach (3.11)
 STALINGRAD = Contract(6, Strain.SPADES)
 
 FINISHED = Text("the pulka is finished: every deal after its end is refused")
@@ -49,6 +50,8 @@ TALON_MOST = Text("{player} deals: the talon wins at most 2 tricks, not {talon}"
 
 
 def _is_count(value: object) -> TypeGuard[int]:
+    if type(value) is int:  # as nearly every count is: the general test below is slower
+        return 0 <= value <= 10
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10
 
 
@@ -70,14 +73,7 @@ class _Checker:
         self.deal, self.rules, self.number, self.seating, self.streak = deal, rules, number, seating, streak
         self.active = seating.active
         self.problems: list[Problem] = []
-        if deal.type is DealType.RASPASY:
-            self.raspasy_tricks()
-        else:
-            declarer = self.declarer()
-            if deal.type is DealType.MISERE:
-                self.misere_tricks()
-            else:
-                self.game(declarer)
+        _CHECK[deal.type](self)
         if finished:
             self.problem(Code.PULKA_FINISHED, "type", FINISHED)
 
@@ -121,7 +117,8 @@ class _Checker:
             self.problem(Code.TRICKS_MISSING, "tricks", ENTER_TRICKS(player=Seat(seat)))
         return not missing
 
-    def game(self, declarer: int | None) -> None:
+    def game(self) -> None:
+        declarer = self.declarer()
         deal, rules = self.deal, self.rules
         contract = deal.contract
         if contract is None:
@@ -149,6 +146,29 @@ class _Checker:
     def words(self, whist: Mapping[int, object], declarer: int, contract: Contract) -> bool:
         """The defenders' words; True when they are complete and legal."""
         first, second = self.seating.defenders[declarer]
+        # The usual words at a glance: each defender's and no one else's, each a word; else word by word.
+        at_a_glance = whist.keys() == {first, second} and whist[first] in WORDS and whist[second] in WORDS
+        if not (at_a_glance or self.each_word(whist, first, second)):
+            return False
+        ok = True
+        w1, w2 = whist[first], whist[second]
+        if HALF in (w1, w2):
+            reasons: list[Text] = []
+            if w1 == HALF:
+                reasons.append(HALF_FIRST(first=Seat(first), second=Seat(second)))
+            elif w1 != PASS:
+                reasons.append(HALF_BESIDE_WHIST(player=Seat(first)))
+            if contract.level not in self.rules.half_whist:
+                reasons.append(self.half_levels(contract.level))
+            for reason in reasons:
+                self.problem(Code.HALF_WHIST_NOT_ALLOWED, "whist", reason)
+            ok = not reasons
+        if self.rules.stalingrad and contract == STALINGRAD and not w1 == w2 == WHIST:
+            self.problem(Code.STALINGRAD, "whist", STALINGRAD_WHISTS)
+        return ok
+
+    def each_word(self, whist: Mapping[int, object], first: int, second: int) -> bool:
+        """Each word on its own, who said it and what it is, and a word from both defenders; True when so."""
         ok = True
         for seat, word in whist.items():
             if seat not in self.active:
@@ -164,22 +184,6 @@ class _Checker:
             if seat not in whist:
                 self.problem(Code.BAD_WHIST, "whist", SAY_WORD(player=Seat(seat)))
                 ok = False
-        if not ok:
-            return False
-        w1, w2 = whist[first], whist[second]
-        if Word.HALF in (w1, w2):
-            reasons: list[Text] = []
-            if w1 == Word.HALF:
-                reasons.append(HALF_FIRST(first=Seat(first), second=Seat(second)))
-            elif w1 != Word.PASS:
-                reasons.append(HALF_BESIDE_WHIST(player=Seat(first)))
-            if contract.level not in self.rules.half_whist:
-                reasons.append(self.half_levels(contract.level))
-            for reason in reasons:
-                self.problem(Code.HALF_WHIST_NOT_ALLOWED, "whist", reason)
-            ok = not reasons
-        if self.rules.stalingrad and contract == STALINGRAD and not w1 == w2 == Word.WHIST:
-            self.problem(Code.STALINGRAD, "whist", STALINGRAD_WHISTS)
         return ok
 
     def half_levels(self, level: int) -> Text:
@@ -197,12 +201,18 @@ class _Checker:
         if tricks is None:
             self.problem(Code.TRICKS_MISSING, "tricks", ENTER_ALL_TRICKS)
             return
+        # The usual tricks at a glance: a count for each player and no one else; else seat by seat.
+        valid = [count for count in tricks.values() if _is_count(count)]
+        if tricks.keys() == self.seating.playing and len(valid) == len(tricks):
+            self.total(sum(valid))
+            return
         counts = self.counts(tricks)
         if self.missing(tricks) and counts is not None:
             self.total(sum(counts[s] for s in self.active))
 
-    def misere_tricks(self) -> None:
+    def misere(self) -> None:
         """The declarer's count is needed; the others' are optional, but once given they add up to 10."""
+        self.declarer()
         tricks = self.deal.tricks
         if tricks is None or self.deal.declarer not in tricks:
             self.problem(Code.TRICKS_MISSING, "tricks", ENTER_MISERE_TRICKS)
@@ -212,7 +222,7 @@ class _Checker:
         if counts is not None and len(counts) > 1:
             self.total(sum(counts.values()))
 
-    def raspasy_tricks(self) -> None:
+    def raspasy(self) -> None:
         tricks = self.deal.tricks
         if tricks is None:
             self.problem(Code.TRICKS_MISSING, "tricks", ENTER_RASPASY_TRICKS)
@@ -229,3 +239,7 @@ class _Checker:
                 counts = None
         if self.missing(tricks) and counts is not None:
             self.total(sum(counts[s] for s in self.active) + talon)
+
+
+# Each type of deal and its checks.
+_CHECK = {DealType.GAME: _Checker.game, DealType.MISERE: _Checker.misere, DealType.RASPASY: _Checker.raspasy}
