@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from .engine import (
     Code, Contract, Deal, DealType, Problem, PulkaError, Replay, Rules, RulesError, Settlement, Text, json_value,
@@ -25,13 +25,25 @@ MAX_PULKA_NAME = 80
 MAX_CURRENCY = 8
 
 _TOP_KEYS = {"format", "name", "currency", "started", "players", "first_dealer", "rules", "deals"}
-# Each deal type's required keys, and all the keys it may have.
-_DEAL_KEYS = {
-    DealType.GAME: ({"type", "declarer", "contract"}, {"type", "declarer", "contract", "whist", "open", "tricks"}),
-    DealType.MISERE: ({"type", "declarer"}, {"type", "declarer", "tricks"}),
-    DealType.RASPASY: ({"type"}, {"type", "tricks"}),
-}
-_DEAL_TYPES = {kind.value: kind for kind in DealType}  # looked up: calling the enum is slow, and a file has thousands
+
+
+class _Kind(NamedTuple):
+    """A deal type as the file has it: its required keys, all the keys it may have, and what it holds."""
+
+    type: DealType
+    required: set[str]
+    allowed: set[str]
+    declared: bool  # a declarer
+    bid: bool  # a contract and the defenders' words
+
+
+# By the type's name: a file has thousands of deals, and calling an enum (or reaching its member) is slow.
+_DEAL_KINDS = {kind.type.value: kind for kind in (
+    _Kind(DealType.GAME, {"type", "declarer", "contract"}, {"type", "declarer", "contract", "whist", "open", "tricks"},
+          True, True),
+    _Kind(DealType.MISERE, {"type", "declarer"}, {"type", "declarer", "tricks"}, True, False),
+    _Kind(DealType.RASPASY, {"type"}, {"type", "tricks"}, False, False),
+)}
 
 
 class FileError(ValueError):
@@ -185,12 +197,12 @@ def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | N
     problems: list[Problem] = []
     if not isinstance(item, dict):
         return None, [Problem(Code.BAD_FORMAT, "", Msg("a deal is a JSON object"), number)]
-    kind = item.get("type")
-    if not isinstance(kind, str) or kind not in _DEAL_KEYS:
+    name = item.get("type")
+    found = _DEAL_KINDS.get(name) if isinstance(name, str) else None
+    if found is None:
         return None, [Problem(Code.BAD_FORMAT, "type",
-                              Msg("type must be game, misere or raspasy, not {kind}")(kind=quoted(kind)), number)]
-    kind = _DEAL_TYPES[kind]
-    required, allowed = _DEAL_KEYS[kind]
+                              Msg("type must be game, misere or raspasy, not {kind}")(kind=quoted(name)), number)]
+    kind, required, allowed, declared, bid = found
     keys = item.keys()
     if not required <= keys <= allowed:
         problems += [Problem(Code.BAD_FORMAT, key, Msg("a {kind} deal has no key {key}")(kind=kind.value, key=quoted(key)), number)
@@ -198,14 +210,14 @@ def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | N
         problems += [Problem(Code.BAD_FORMAT, key, MISSING(key=quoted(key)), number)
                      for key in sorted(required - keys)]
     declarer = None
-    if kind is not DealType.RASPASY and "declarer" in item:
+    if declared and "declarer" in item:
         declarer = _seat(item["declarer"], "declarer", seat, problems, number)
-    whist = _by_player(item, "whist", seat, problems, number) if kind is DealType.GAME else None
+    whist = _by_player(item, "whist", seat, problems, number) if bid else None
     tricks = _by_player(item, "tricks", seat, problems, number)
     is_open = item.get("open", False)
     if not isinstance(is_open, bool):
         problems.append(Problem(Code.BAD_FORMAT, "open", Msg("open must be true or false"), number))
-    contract = Contract.parse(item.get("contract")) if kind is DealType.GAME else None
+    contract = Contract.parse(item.get("contract")) if bid else None
     return Deal(kind, declarer, contract, whist, tricks, is_open is True), problems
 
 
@@ -306,9 +318,9 @@ def result_json(pulka: Pulka, result: Replay | None = None) -> dict[str, Any]:
                     {"player": players[e.player], "column": e.column.value}
                     | ({"on": players[e.on]} if e.on is not None else {})
                     | {"points": json_value(e.points), "reason": e.text(players)}
-                    for e in r.entries
+                    for e in entries
                 ],
             }
-            for r in result.results
+            for r, entries in result.lines()
         ],
     }

@@ -27,7 +27,12 @@ class Word(StrEnum):
     HALF = "half"
 
 
-@dataclass(frozen=True)
+# The members every deal is compared with, looked up once: reaching an enum's member is slow (Python 3.11).
+GAME, MISERE, RASPASY = DealType.GAME, DealType.MISERE, DealType.RASPASY
+WHIST, PASS, HALF = Word.WHIST, Word.PASS, Word.HALF
+
+
+@dataclass(frozen=True, init=False)
 class Deal:
     """A deal as entered. A file or a form may put anything where a word or a count belongs:
     `validation.check` reports every such value, and only a valid deal is scored."""
@@ -39,16 +44,23 @@ class Deal:
     tricks: Mapping[int, object] | None = None  # seat -> tricks taken (the dealer's talon tricks on raspasy)
     open: bool = False  # one whister played with both defenders' hands face up (scores the same)
 
+    def __init__(self, type: DealType, declarer: int | None = None, contract: Contract | None = None,
+                 whist: Mapping[int, object] | None = None, tricks: Mapping[int, object] | None = None,
+                 open: bool = False):
+        # The generated __init__ of a frozen dataclass, in one write instead of one object.__setattr__ per
+        # field: a file is read into thousands of deals, and that was a third of reading it.
+        self.__dict__.update(type=type, declarer=declarer, contract=contract, whist=whist, tricks=tricks, open=open)
+
     @property
     def whisters(self) -> tuple[int, ...]:
         """The seats that said whist, in the order of `whist`; empty when nobody did."""
-        return tuple([seat for seat, word in (self.whist or {}).items() if word == Word.WHIST])
+        return tuple([seat for seat, word in (self.whist or {}).items() if word == WHIST])
 
     def played(self, rules: Rules) -> bool:
         """Were cards played? A game is played when someone whists, or when the ten is checked."""
-        if self.type is not DealType.GAME:
+        if self.type is not GAME:
             return True
-        return rules.checked_ten(self.contract) or Word.WHIST in (self.whist or {}).values()
+        return rules.checked_ten(self.contract) or WHIST in (self.whist or {}).values()
 
 
 def seats_in_play(n: int, dealer: int) -> tuple[int, ...]:

@@ -4,21 +4,21 @@ Replaying is the only way the sheet changes, so an edit anywhere in the log is
 "replay the new log"; a deal that the new log makes invalid stops the replay
 with its problems.
 
-A replay keeps, besides the deals, what the sheet's pages are drawn from: the chain of
-running totals of every cell of the sheet (`Replay.chain`). What a deal wrote, line by
-line with its reasons, and the sheet after it are worked out from those when someone
-reads them (`DealResult.entries`, `DealResult.sheet`), so that a replay that only needs
-the last sheet and its settlement makes neither.
+A replay validates every deal and keeps the totals of the sheet it ends on. What the
+pages draw besides, the chain of running totals of every cell (`Replay.chain`), the
+sheet after each deal and each deal's lines with their reasons (`DealResult`), is worked
+out from the deals again when someone first asks for it: a replay that only needs the
+last sheet and its settlement makes none of it.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import cast, overload
 
-from .deals import Deal, DealType, seating
+from .deals import RASPASY, Deal, seating
 from .problems import Code, Problem, PulkaError
 from .rules import RaspasyExitOn, Rules
 from .scoring import Column, Entry, Tally
@@ -46,65 +46,88 @@ class _Chain:
 
 
 class _History:
-    """What a replay keeps of its deals: the chains of running totals, row by row as the sheet has them
-    (the pulyas, the goras, then each player's whists on the others), and what it needs to work out
-    the rest again. Shared by the replay and its results."""
+    """A replay's valid deals, and what the rest is worked out from: each deal's place in a raspasy streak,
+    the streak after it, the sheet at the start and at the end. Shared by the replay and its results."""
 
     def __init__(self, rules: Rules, start: Sheet):
         self.rules, self.start = rules, start
-        n = start.n
-        self.rows: list[list[_Chain]] = [[_Chain() for _ in range(n)] for _ in range(2 + n)]
-        self.last: list[list[Points]] = [list(start.pulya), list(start.gora), *map(list, start.whists)]
-        for chains, totals in zip(self.rows, self.last):
-            for chain, total in zip(chains, totals):
+        self.deals: list[Deal] = []
+        self.ks: list[int] = []  # a raspasy's place in its streak; 0 for a game or misère
+        self.streaks: list[int] = []  # raspasy in a row after each deal
+        self.end = start  # the sheet after the last deal
+        self._rows: list[list[_Chain]] | None = None
+
+    def dealer(self, number: int) -> int:
+        return (self.start.first_dealer + number - 1) % self.start.n
+
+    @property
+    def rows(self) -> list[list[_Chain]]:
+        """The chains row by row, as the sheet has them: the pulyas, the goras, then each player's whists on the
+        others. Worked out on first use, by writing every deal again (the totals only)."""
+        if self._rows is None:
+            self._rows = self._chains()
+        return self._rows
+
+    def _chains(self) -> list[list[_Chain]]:
+        start, n = self.start, self.start.n
+        tally = Tally(self.rules, n, lines=False)
+        tally.pulya, tally.gora, tally.whists = list(start.pulya), list(start.gora), [list(r) for r in start.whists]
+        now: list[Sequence[Points]] = [tally.pulya, tally.gora, *tally.whists]
+        before = [list(row) for row in now]
+        rows = [[_Chain() for _ in range(n)] for _ in now]
+        for chains, opening in zip(rows, before):
+            for chain, total in zip(chains, opening):
                 if total:
                     chain.deals.append(0)
                     chain.totals.append(total)
-        self.deals = 0  # written so far
-        self.finished = False
+        for number in range(1, len(self.deals) + 1):
+            self.write(tally, number)
+            for totals, was, chains in zip(now, before, rows):
+                if totals != was:  # each total this deal changed gets a link in its chain
+                    for chain, total, old in zip(chains, totals, was):
+                        if total != old:
+                            chain.deals.append(number)
+                            chain.totals.append(total)
+                    was[:] = totals
+        return rows
 
-    def record(self, number: int, rows: Sequence[Sequence[Points]]) -> None:
-        """Deal `number` left the sheet's rows at `rows`: each total it changed gets a link in its chain."""
-        for now, before, chains in zip(rows, self.last, self.rows):
-            if now != before:
-                for chain, total, was in zip(chains, now, before):
-                    if total != was:
-                        chain.deals.append(number)
-                        chain.totals.append(total)
-                before[:] = now
-        self.deals = number
-
-    def pulya(self, deals: int) -> tuple[int, ...]:
+    def pulya(self, deals: int) -> list[int]:
         """The pulyas once `deals` deals were written."""
-        return cast("tuple[int, ...]", tuple(chain.after(deals) for chain in self.rows[0]))  # whole, as every write
+        return [cast(int, chain.after(deals)) for chain in self.rows[0]]  # whole, as every pulya write
 
-    def sheet(self, deals: int, streak: int) -> Sheet:
-        """The sheet once `deals` deals were written, and `streak` raspasy in a row."""
+    def sheet(self, deals: int) -> Sheet:
+        """The sheet once `deals` deals were written."""
+        if deals == len(self.deals):
+            return self.end
         gora, *whists = (tuple(chain.after(deals) for chain in chains) for chains in self.rows[1:])
         start = self.start
-        finished = self.finished and deals == self.deals  # a deal after the end is refused: only the last ends it
-        return Sheet(start.n, start.first_dealer, deals, self.pulya(deals), gora, tuple(whists), streak, finished)
+        # Not finished: a deal after the end is refused, so only the last can end the pulka.
+        return Sheet(start.n, start.first_dealer, deals, tuple(self.pulya(deals)), gora, tuple(whists),
+                     self.streaks[deals - 1] if deals else 0)
 
-    def entries(self, result: DealResult) -> tuple[Entry, ...]:
-        """What deal `result` wrote, line by line: the deal written again, with its lines, on the pulyas it
-        found (where they close decides the overflow; nothing else on the sheet changes what it writes)."""
+    def write(self, tally: Tally, number: int) -> None:
+        """Write deal `number` again on `tally`. What it writes depends on the pulyas it finds (where they close
+        decides the overflow), and on nothing else on the sheet."""
+        tally.play(self.deals[number - 1], seating(self.start.n, self.dealer(number)), self.ks[number - 1])
+
+    def entries(self, number: int) -> tuple[Entry, ...]:
+        """What deal `number` wrote, line by line."""
         tally = Tally(self.rules, self.start.n)
-        tally.pulya = list(self.pulya(result.number - 1))
-        tally.play(result.deal, seating(self.start.n, result.dealer), result.k)
+        tally.pulya = self.pulya(number - 1)
+        self.write(tally, number)
         return tuple(tally.entries)
 
 
 class DealResult:
     """What deal `number` wrote: its lines (`entries`) and the sheet after it, worked out when first read."""
 
-    __slots__ = ("number", "dealer", "deal", "k", "_streak", "_history", "_entries", "_sheet")
+    __slots__ = ("number", "dealer", "deal", "k", "_history", "_entries", "_sheet")
 
-    def __init__(self, number: int, dealer: int, deal: Deal, k: int, streak: int, history: _History):
+    def __init__(self, number: int, history: _History):
         self.number = number  # 1-based
-        self.dealer = dealer
-        self.deal = deal
-        self.k = k  # for raspasy: its place in the streak
-        self._streak = streak  # the raspasy in a row after it
+        self.dealer = history.dealer(number)
+        self.deal = history.deals[number - 1]
+        self.k = history.ks[number - 1]  # for raspasy: its place in the streak
         self._history = history
         self._entries: tuple[Entry, ...] | None = None
         self._sheet: Sheet | None = None
@@ -112,30 +135,60 @@ class DealResult:
     @property
     def entries(self) -> tuple[Entry, ...]:
         if self._entries is None:
-            self._entries = self._history.entries(self)
+            self._entries = self._history.entries(self.number)
         return self._entries
 
     @property
     def sheet(self) -> Sheet:
         """The sheet after this deal."""
         if self._sheet is None:
-            self._sheet = self._history.sheet(self.number, self._streak)
+            self._sheet = self._history.sheet(self.number)
         return self._sheet
 
     def __repr__(self) -> str:
         return f"DealResult(number={self.number}, dealer={self.dealer}, deal={self.deal!r}, k={self.k})"
 
 
+class _Results(Sequence[DealResult]):
+    """A replay's results, in order: each made when first read, then kept."""
+
+    __slots__ = ("_history", "_made")
+
+    def __init__(self, history: _History):
+        self._history = history
+        self._made: list[DealResult | None] = [None] * len(history.deals)
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    @overload
+    def __getitem__(self, index: int) -> DealResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[DealResult, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> DealResult | tuple[DealResult, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(len(self))[index])
+        made = self._made[index]
+        if made is None:
+            made = self._made[index] = DealResult(range(1, len(self) + 1)[index], self._history)
+        return made
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} deal results>"
+
+
 @dataclass(frozen=True)
 class Replay:
     rules: Rules
     start: Sheet
-    results: tuple[DealResult, ...]
+    results: Sequence[DealResult]
     _history: _History = field(repr=False, compare=False)
 
     @property
     def sheet(self) -> Sheet:
-        return self.results[-1].sheet if self.results else self.start
+        return self._history.end
 
     @property
     def finished(self) -> bool:
@@ -165,6 +218,16 @@ class Replay:
             raise ValueError("whists are written on someone: say on whom")
         return list(self._history.rows[row][player].totals)
 
+    def lines(self) -> Iterator[tuple[DealResult, tuple[Entry, ...]]]:
+        """Every deal with its lines, in order, written again in one pass and kept by nobody: for a reader of
+        every line (a file of the whole pulka), where `DealResult.entries` would keep them all."""
+        tally = Tally(self.rules, self.start.n)
+        tally.pulya = list(self.start.pulya)
+        for result in self.results:
+            tally.entries = []
+            self._history.write(tally, result.number)
+            yield result, tuple(tally.entries)
+
 
 def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, start: Sheet | None = None) -> Replay:
     """Validate and score every deal in order; PulkaError at the first deal with a problem.
@@ -185,30 +248,28 @@ def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, s
     else:
         start = Sheet(n, first_dealer, 0, tuple(start.pulya), tuple(start.gora), tuple(map(tuple, start.whists)))
     history = _History(rules, start)
-    tally = Tally(rules, n, lines=False)  # the lines are written when read: DealResult.entries
+    tally = Tally(rules, n, lines=False)  # the totals only: the lines are written when read
     tally.pulya, tally.gora, tally.whists = list(start.pulya), list(start.gora), [list(row) for row in start.whists]
-    rows: list[Sequence[Points]] = [tally.pulya, tally.gora, *tally.whists]
     seatings = [seating(n, dealer) for dealer in range(n)]
     exit_on_any = rules.raspasy_exit_on is RaspasyExitOn.ANY
-    results = []
     number, dealer, streak, finished = 0, first_dealer, 0, False
     for deal in deals:
         number += 1
         problems = check_next(deal, rules, number, seatings[dealer], streak, finished)
         if problems:
             raise PulkaError(problems)
-        k = streak + 1 if deal.type is DealType.RASPASY else 0
+        k = streak + 1 if deal.type is RASPASY else 0
         made = tally.play(deal, seatings[dealer], k)
         if k:
             streak = k
         elif made or exit_on_any:
             streak = 0
-        history.record(number, rows)
         finished = tally.finished
-        results.append(DealResult(number, dealer, deal, k, streak, history))
+        history.deals.append(deal)
+        history.ks.append(k)
+        history.streaks.append(streak)
         dealer = (dealer + 1) % n
-    history.finished = finished
-    if results:  # the last sheet is the tally's, at hand
-        results[-1]._sheet = Sheet(n, first_dealer, number, tuple(tally.pulya), tuple(tally.gora),
-                                   tuple(map(tuple, tally.whists)), streak, finished)
-    return Replay(rules, start, tuple(results), history)
+    if number:
+        history.end = Sheet(n, first_dealer, number, tuple(tally.pulya), tuple(tally.gora),
+                            tuple(map(tuple, tally.whists)), streak, finished)
+    return Replay(rules, start, _Results(history), history)

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import cast
 
 from .contracts import MISERE_PRICE, Contract
-from .deals import Deal, DealType, Seating, Word
+from .deals import HALF, WHIST, Deal, DealType, Seating
 from .rules import (
     Overflow, PulkaEnd, Q1Responsible, RaspasyDealer, RaspasyScoring, RaspasyTie, Rules, ShortfallSplit,
     SingleWhistMade, SingleWhistRemiz,
@@ -153,14 +153,16 @@ class Tally:
 
     def write_gora(self, player: int, points: Points, reason: Reason, /, **values: Value) -> None:
         if points:
-            points = exact(points)
+            if type(points) is not int:  # as nearly every write is: only a share can be a Fraction
+                points = exact(points)
             self.gora[player] += points
             if self.lines:
                 self.entries.append(Entry(player, Column.GORA, points, reason(**values)))
 
     def write_whists(self, player: int, on: int, points: Points, reason: Reason, /, **values: Value) -> None:
         if points:
-            points = exact(points)
+            if type(points) is not int:
+                points = exact(points)
             self.whists[player][on] += points
             if self.lines:
                 self.entries.append(Entry(player, Column.WHISTS, points, reason(**values), on))
@@ -394,8 +396,6 @@ _SCORE: dict[DealType, Callable[[Tally, Deal, Seating, int], bool]] = {
     DealType.MISERE: Tally._misere,
     DealType.RASPASY: Tally._raspasy,
 }
-# Looked up once: a member of an enum is slow to reach (Python 3.11), and every deal compares words.
-WHIST, HALF = Word.WHIST, Word.HALF
 
 
 def _nth(first: Text, nth: Text, k: int) -> Reason:

@@ -10,14 +10,13 @@ from collections.abc import Mapping
 from typing import TypeGuard
 
 from .contracts import Contract, Strain
-from .deals import Deal, DealType, Seating, Word
+from .deals import HALF, PASS, WHIST, Deal, DealType, Seating, Word
 from .problems import Code, Problem
 from .rules import Rules
 from .sheet import Sheet, least_level, talon_seat
 from .texts import Seat, Text, quoted
 
 WORDS = tuple(Word)
-WHIST, PASS, HALF = Word.WHIST, Word.PASS, Word.HALF  # looked up once: an enum's member is slow to reach (3.11)
 STALINGRAD = Contract(6, Strain.SPADES)
 
 FINISHED = Text("the pulka is finished: every deal after its end is refused")
@@ -105,6 +104,12 @@ class _Checker:
                 self.problem(Code.BAD_TRICKS, "tricks", NOT_A_COUNT(player=Seat(seat), value=quoted(count)))
                 valid = False
         return counts if valid else None
+
+    def usual(self, tricks: Mapping[int, object]) -> list[int] | None:
+        """The counts when, as usual, the players and nobody else have one each, a valid one: what the
+        checks seat by seat would find at a glance. None when there is more to look at."""
+        counts = [count for count in tricks.values() if _is_count(count)]
+        return counts if tricks.keys() == self.seating.playing and len(counts) == len(tricks) else None
 
     def total(self, total: int) -> None:
         if total != 10:
@@ -201,10 +206,9 @@ class _Checker:
         if tricks is None:
             self.problem(Code.TRICKS_MISSING, "tricks", ENTER_ALL_TRICKS)
             return
-        # The usual tricks at a glance: a count for each player and no one else; else seat by seat.
-        valid = [count for count in tricks.values() if _is_count(count)]
-        if tricks.keys() == self.seating.playing and len(valid) == len(tricks):
-            self.total(sum(valid))
+        usual = self.usual(tricks)
+        if usual is not None:
+            self.total(sum(usual))
             return
         counts = self.counts(tricks)
         if self.missing(tricks) and counts is not None:
@@ -226,6 +230,10 @@ class _Checker:
         tricks = self.deal.tricks
         if tricks is None:
             self.problem(Code.TRICKS_MISSING, "tricks", ENTER_RASPASY_TRICKS)
+            return
+        usual = self.usual(tricks)  # no talon tricks among them
+        if usual is not None:
+            self.total(sum(usual))
             return
         counts = self.counts(tricks, talon=True)
         dealer = self.seating.sitting_out
