@@ -47,8 +47,8 @@ class Deal:
     def __init__(self, type: DealType, declarer: int | None = None, contract: Contract | None = None,
                  whist: Mapping[int, object] | None = None, tricks: Mapping[int, object] | None = None,
                  open: bool = False):
-        # The generated __init__ of a frozen dataclass, in one write instead of one object.__setattr__ per
-        # field: a file is read into thousands of deals, and that was a third of reading it.
+        # The generated __init__ of a frozen dataclass, without its object.__setattr__ for each field: a file is
+        # read into thousands of deals, and that was a third of reading it.
         self.__dict__.update(type=type, declarer=declarer, contract=contract, whist=whist, tricks=tricks, open=open)
 
     @property

@@ -108,7 +108,7 @@ class _Checker:
     def usual(self, tricks: Mapping[int, object]) -> list[int] | None:
         """The counts when, as usual, the players and nobody else have one each, a valid one: what the
         checks seat by seat would find at a glance. None when there is more to look at."""
-        counts = [count for count in tricks.values() if _is_count(count)]
+        counts = [count for count in tricks.values() if type(count) is int and 0 <= count <= 10]  # as _is_count
         return counts if tricks.keys() == self.seating.playing and len(counts) == len(tricks) else None
 
     def total(self, total: int) -> None:
