@@ -2,11 +2,17 @@
 
 A deal read from a file or a form holds whatever was entered; this module is
 where each value is checked, so scoring only ever sees a valid deal.
+
+Nearly every deal is a usual one: a declarer and defenders from the seating's
+table, plain words, a count for each of the three players. `_USUAL` recognizes
+such a deal at a glance, as valid; any other is checked field by field by
+`_Checker`, which finds every problem. The glance accepts only what the checker
+would (tests/engine/test_validation.py holds it to that).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TypeGuard
 
 from .contracts import Contract, Strain
@@ -49,8 +55,6 @@ TALON_MOST = Text("{player} deals: the talon wins at most 2 tricks, not {talon}"
 
 
 def _is_count(value: object) -> TypeGuard[int]:
-    if type(value) is int:  # as nearly every count is: the general test below is slower
-        return 0 <= value <= 10
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10
 
 
@@ -62,7 +66,57 @@ def check(deal: Deal, sheet: Sheet, rules: Rules) -> list[Problem]:
 def check_next(deal: Deal, rules: Rules, number: int, seating: Seating, streak: int, finished: bool) -> list[Problem]:
     """Every problem of `deal` as deal `number`, in `seating`, after `streak` raspasy in a row: what `check` reads
     of a sheet, which a replay has without making one."""
+    if not finished and _USUAL[deal.type](deal, rules, seating, streak):
+        return []
     return _Checker(deal, rules, number, seating, streak, finished).problems
+
+
+# -- the usual deal, at a glance -------------------------------------------------------------
+
+
+def _usual_tricks(tricks: Mapping[int, object] | None, seating: Seating) -> bool:
+    """A count for each of the three players and for no one else, adding up to 10."""
+    if tricks is None or tricks.keys() != seating.playing:
+        return False
+    counts = [count for count in tricks.values() if type(count) is int and 0 <= count <= 10]
+    return len(counts) == 3 and sum(counts) == 10
+
+
+def _usual_game(deal: Deal, rules: Rules, seating: Seating, streak: int) -> bool:
+    """An active declarer, a contract the raspasy streak allows, and either the defenders' plain words (with the
+    tricks when someone whisted, else none) or a checked ten with its tricks."""
+    contract, whist, pair = deal.contract, deal.whist, seating.defenders.get(deal.declarer)  # type: ignore[arg-type]  # None: no seat
+    if pair is None or contract is None or contract.level < least_level(rules, streak):
+        return False
+    if rules.checked_ten(contract):
+        return whist is None and _usual_tricks(deal.tricks, seating)
+    if whist is None or whist.keys() != set(pair):
+        return False
+    first, second = whist[pair[0]], whist[pair[1]]
+    if first not in _PLAIN or second not in _PLAIN:  # a half beside a pass, where the rules allow it
+        if not (first == PASS and second == HALF and contract.level in rules.half_whist):
+            return False
+    if rules.stalingrad and contract == STALINGRAD and not first == second == WHIST:
+        return False
+    return _usual_tricks(deal.tricks, seating) if WHIST in (first, second) else deal.tricks is None
+
+
+def _usual_raspasy(deal: Deal, rules: Rules, seating: Seating, streak: int) -> bool:
+    """The tricks of the three players (no talon's)."""
+    return _usual_tricks(deal.tricks, seating)
+
+
+def _unusual(deal: Deal, rules: Rules, seating: Seating, streak: int) -> bool:
+    return False  # a misère is checked field by field: its tricks may be the declarer's alone
+
+
+_PLAIN = (WHIST, PASS)
+_USUAL: dict[DealType, Callable[[Deal, Rules, Seating, int], bool]] = {
+    DealType.GAME: _usual_game, DealType.MISERE: _unusual, DealType.RASPASY: _usual_raspasy,
+}
+
+
+# -- every problem, field by field ------------------------------------------------------------
 
 
 class _Checker:
@@ -72,7 +126,14 @@ class _Checker:
         self.deal, self.rules, self.number, self.seating, self.streak = deal, rules, number, seating, streak
         self.active = seating.active
         self.problems: list[Problem] = []
-        _CHECK[deal.type](self)
+        if deal.type is DealType.RASPASY:
+            self.raspasy_tricks()
+        else:
+            declarer = self.declarer()
+            if deal.type is DealType.MISERE:
+                self.misere_tricks()
+            else:
+                self.game(declarer)
         if finished:
             self.problem(Code.PULKA_FINISHED, "type", FINISHED)
 
@@ -105,12 +166,6 @@ class _Checker:
                 valid = False
         return counts if valid else None
 
-    def usual(self, tricks: Mapping[int, object]) -> list[int] | None:
-        """The counts when, as usual, the players and nobody else have one each, a valid one: what the
-        checks seat by seat would find at a glance. None when there is more to look at."""
-        counts = [count for count in tricks.values() if type(count) is int and 0 <= count <= 10]  # as _is_count
-        return counts if tricks.keys() == self.seating.playing and len(counts) == len(tricks) else None
-
     def total(self, total: int) -> None:
         if total != 10:
             self.problem(Code.TRICKS_SUM, "tricks", NOT_TEN(total=total))
@@ -122,8 +177,7 @@ class _Checker:
             self.problem(Code.TRICKS_MISSING, "tricks", ENTER_TRICKS(player=Seat(seat)))
         return not missing
 
-    def game(self) -> None:
-        declarer = self.declarer()
+    def game(self, declarer: int | None) -> None:
         deal, rules = self.deal, self.rules
         contract = deal.contract
         if contract is None:
@@ -151,29 +205,6 @@ class _Checker:
     def words(self, whist: Mapping[int, object], declarer: int, contract: Contract) -> bool:
         """The defenders' words; True when they are complete and legal."""
         first, second = self.seating.defenders[declarer]
-        # The usual words at a glance: each defender's and no one else's, each a word; else word by word.
-        at_a_glance = whist.keys() == {first, second} and whist[first] in WORDS and whist[second] in WORDS
-        if not (at_a_glance or self.each_word(whist, first, second)):
-            return False
-        ok = True
-        w1, w2 = whist[first], whist[second]
-        if HALF in (w1, w2):
-            reasons: list[Text] = []
-            if w1 == HALF:
-                reasons.append(HALF_FIRST(first=Seat(first), second=Seat(second)))
-            elif w1 != PASS:
-                reasons.append(HALF_BESIDE_WHIST(player=Seat(first)))
-            if contract.level not in self.rules.half_whist:
-                reasons.append(self.half_levels(contract.level))
-            for reason in reasons:
-                self.problem(Code.HALF_WHIST_NOT_ALLOWED, "whist", reason)
-            ok = not reasons
-        if self.rules.stalingrad and contract == STALINGRAD and not w1 == w2 == WHIST:
-            self.problem(Code.STALINGRAD, "whist", STALINGRAD_WHISTS)
-        return ok
-
-    def each_word(self, whist: Mapping[int, object], first: int, second: int) -> bool:
-        """Each word on its own, who said it and what it is, and a word from both defenders; True when so."""
         ok = True
         for seat, word in whist.items():
             if seat not in self.active:
@@ -189,6 +220,22 @@ class _Checker:
             if seat not in whist:
                 self.problem(Code.BAD_WHIST, "whist", SAY_WORD(player=Seat(seat)))
                 ok = False
+        if not ok:
+            return False
+        w1, w2 = whist[first], whist[second]
+        if Word.HALF in (w1, w2):
+            reasons: list[Text] = []
+            if w1 == Word.HALF:
+                reasons.append(HALF_FIRST(first=Seat(first), second=Seat(second)))
+            elif w1 != Word.PASS:
+                reasons.append(HALF_BESIDE_WHIST(player=Seat(first)))
+            if contract.level not in self.rules.half_whist:
+                reasons.append(self.half_levels(contract.level))
+            for reason in reasons:
+                self.problem(Code.HALF_WHIST_NOT_ALLOWED, "whist", reason)
+            ok = not reasons
+        if self.rules.stalingrad and contract == STALINGRAD and not w1 == w2 == Word.WHIST:
+            self.problem(Code.STALINGRAD, "whist", STALINGRAD_WHISTS)
         return ok
 
     def half_levels(self, level: int) -> Text:
@@ -206,17 +253,12 @@ class _Checker:
         if tricks is None:
             self.problem(Code.TRICKS_MISSING, "tricks", ENTER_ALL_TRICKS)
             return
-        usual = self.usual(tricks)
-        if usual is not None:
-            self.total(sum(usual))
-            return
         counts = self.counts(tricks)
         if self.missing(tricks) and counts is not None:
             self.total(sum(counts[s] for s in self.active))
 
-    def misere(self) -> None:
+    def misere_tricks(self) -> None:
         """The declarer's count is needed; the others' are optional, but once given they add up to 10."""
-        self.declarer()
         tricks = self.deal.tricks
         if tricks is None or self.deal.declarer not in tricks:
             self.problem(Code.TRICKS_MISSING, "tricks", ENTER_MISERE_TRICKS)
@@ -226,14 +268,10 @@ class _Checker:
         if counts is not None and len(counts) > 1:
             self.total(sum(counts.values()))
 
-    def raspasy(self) -> None:
+    def raspasy_tricks(self) -> None:
         tricks = self.deal.tricks
         if tricks is None:
             self.problem(Code.TRICKS_MISSING, "tricks", ENTER_RASPASY_TRICKS)
-            return
-        usual = self.usual(tricks)  # no talon tricks among them
-        if usual is not None:
-            self.total(sum(usual))
             return
         counts = self.counts(tricks, talon=True)
         dealer = self.seating.sitting_out
@@ -247,7 +285,3 @@ class _Checker:
                 counts = None
         if self.missing(tricks) and counts is not None:
             self.total(sum(counts[s] for s in self.active) + talon)
-
-
-# Each type of deal and its checks.
-_CHECK = {DealType.GAME: _Checker.game, DealType.MISERE: _Checker.misere, DealType.RASPASY: _Checker.raspasy}
