@@ -78,8 +78,9 @@ def _usual_tricks(tricks: Mapping[int, object] | None, seating: Seating) -> bool
     """A count for each of the three players and for no one else, adding up to 10."""
     if tricks is None or tricks.keys() != seating.playing:
         return False
-    counts = [count for count in tricks.values() if type(count) is int and 0 <= count <= 10]
-    return len(counts) == 3 and sum(counts) == 10
+    a, b, c = tricks.values()
+    # Whole numbers, none below 0, adding up to 10: so none above 10 either.
+    return type(a) is int and type(b) is int and type(c) is int and min(a, b, c) >= 0 and a + b + c == 10
 
 
 def _usual_game(deal: Deal, rules: Rules, seating: Seating, streak: int) -> bool:
