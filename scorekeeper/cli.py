@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import __version__
 from .engine import Code, Problem, Replay, Text
-from .pulyafile import FileError, Pulka, literal_text, loads, result_json
+from .pulyafile import FileError, Pulka, literal_text, loads, write_result
 from .render.text import decimal, points, signed
 
 
@@ -89,7 +89,9 @@ def replay_command(args: argparse.Namespace) -> int:
             print(json.dumps(error.to_json(), ensure_ascii=False))
         return 2
     if args.json:
-        print(json.dumps(result_json(pulka, replayed), ensure_ascii=False))
+        with _gc_paused():  # the lines written are let go as they are written: no cycles among them
+            write_result(pulka, replayed, sys.stdout)
+        print()
     else:
         print(format_result(pulka, replayed))
     return 0

@@ -7,14 +7,16 @@ own messages are English only: a `Text` made here, in no catalog yet.
 
 from __future__ import annotations
 
+import itertools
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TextIO
 
 from .engine import (
-    Code, Contract, Deal, DealType, Problem, PulkaError, Replay, Rules, RulesError, Settlement, Text, json_value,
-    quoted, replay, settle,
+    Code, Column, Contract, Deal, DealType, Entry, Problem, PulkaError, Replay, Rules, RulesError, Settlement, Text,
+    json_value, quoted, replay, settle,
 )
 from .words import Msg
 
@@ -285,6 +287,24 @@ def _by_name(players: tuple[str, ...], values) -> dict[str, Any]:
 def result_json(pulka: Pulka, result: Replay | None = None) -> dict[str, Any]:
     """The `pulya-result/1` object of `scorekeeper replay --json`."""
     result = result or pulka.replay()
+    return _result_head(pulka, result) | {"deals": list(_result_deals(pulka, result))}
+
+
+def write_result(pulka: Pulka, result: Replay, out: TextIO, batch: int = 500) -> None:
+    """`result_json` as `json.dumps(…, ensure_ascii=False)` writes it, a few hundred deals at a time: the text
+    and the objects of a long pulka's every line are never all in memory at once."""
+    head = json.dumps(_result_head(pulka, result), ensure_ascii=False)
+    out.write(head[:-1] + ', "deals": [')  # the deals are the last key
+    deals = _result_deals(pulka, result)
+    separator = ""
+    while chunk := list(itertools.islice(deals, batch)):
+        out.write(separator + json.dumps(chunk, ensure_ascii=False)[1:-1])
+        separator = ", "
+    out.write("]}")
+
+
+def _result_head(pulka: Pulka, result: Replay) -> dict[str, Any]:
+    """The result without its deals."""
     players = pulka.players
     sheet = result.sheet
     settlement = pulka.settle(result)
@@ -309,18 +329,28 @@ def result_json(pulka: Pulka, result: Replay | None = None) -> dict[str, Any]:
                 for t in settlement.transfers
             ],
         },
-        "deals": [
-            {
-                "n": r.number,
-                "dealer": players[r.dealer],
-                "type": r.deal.type.value,
-                "entries": [
-                    {"player": players[e.player], "column": e.column.value}
-                    | ({"on": players[e.on]} if e.on is not None else {})
-                    | {"points": json_value(e.points), "reason": e.text(players)}
-                    for e in entries
-                ],
-            }
-            for r, entries in result.lines()
-        ],
     }
+
+
+_COLUMNS = {column: column.value for column in Column}
+
+
+def _result_deals(pulka: Pulka, result: Replay) -> Iterator[dict[str, Any]]:
+    """Each deal of the result with its lines, in order."""
+    players = pulka.players
+    said: dict[Text, str] = {}  # a long pulka says the same few thousand reasons again and again
+
+    def entry(e: Entry) -> dict[str, Any]:
+        reason = said.get(e.reason)
+        if reason is None:
+            reason = said[e.reason] = e.text(players)
+        line = {"player": players[e.player], "column": _COLUMNS[e.column]}
+        if e.on is not None:
+            line["on"] = players[e.on]
+        line["points"] = e.points if type(e.points) is int else json_value(e.points)
+        line["reason"] = reason
+        return line
+
+    for r, entries in result.lines():
+        yield {"n": r.number, "dealer": players[r.dealer], "type": r.deal.type.value,
+               "entries": [entry(e) for e in entries]}
