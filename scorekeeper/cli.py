@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import __version__
 from .engine import Code, Problem, Replay, Text
-from .pulyafile import FileError, Pulka, literal_text, loads, write_result
+from .pulyafile import FileError, Pulka, literal_text, loads, replay_for_result, write_result
 from .render.text import decimal, points, signed
 
 
@@ -80,7 +80,7 @@ def replay_command(args: argparse.Namespace) -> int:
             raise FileError(Problem(Code.BAD_JSON, "", Text(reason))) from None
         pulka = loads(text)
         with _gc_paused():
-            replayed = pulka.replay()
+            replayed = replay_for_result(pulka) if args.json else pulka.replay()
     except FileError as error:
         problem = error.problem
         where = f"field {problem.field}" if problem.field else "the file"

@@ -7,16 +7,16 @@ own messages are English only: a `Text` made here, in no catalog yet.
 
 from __future__ import annotations
 
-import itertools
+import functools
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, NamedTuple, TextIO
 
 from .engine import (
-    Code, Column, Contract, Deal, DealType, Entry, Problem, PulkaError, Replay, Rules, RulesError, Settlement, Text,
-    json_value, quoted, replay, settle,
+    Code, Contract, Deal, DealResult, DealType, Entry, Problem, PulkaError, Replay, Rules, RulesError, Settlement,
+    Text, json_value, quoted, replay, settle,
 )
 from .words import Msg
 
@@ -78,10 +78,10 @@ class Pulka:
     currency: str | None = None
     started: datetime | None = None  # with its offset
 
-    def replay(self) -> Replay:
-        """The engine's replay; FileError (with names) if a deal is invalid."""
+    def replay(self, say: Callable[[Entry], Any] | None = None) -> Replay:
+        """The engine's replay (`say` as its); FileError (with names) if a deal is invalid."""
         try:
-            return replay(self.rules, len(self.players), self.deals, self.first_dealer)
+            return replay(self.rules, len(self.players), self.deals, self.first_dealer, say=say)
         except PulkaError as error:
             raise FileError(error.problems[0], self.players) from None
 
@@ -287,20 +287,41 @@ def _by_name(players: tuple[str, ...], values) -> dict[str, Any]:
 def result_json(pulka: Pulka, result: Replay | None = None) -> dict[str, Any]:
     """The `pulya-result/1` object of `scorekeeper replay --json`."""
     result = result or pulka.replay()
-    return _result_head(pulka, result) | {"deals": list(_result_deals(pulka, result))}
+    players = pulka.players
+    return _result_head(pulka, result) | {"deals": [
+        # A line the pulka writes twice is said once: each of its entries here an object of its own.
+        _deal_json(r, players) | {"entries": [dict(entry) for entry in entries]}
+        for r, entries in result.lines(_entry_json(players))
+    ]}
 
 
-def write_result(pulka: Pulka, result: Replay, out: TextIO, batch: int = 500) -> None:
-    """`result_json` as `json.dumps(…, ensure_ascii=False)` writes it, a few hundred deals at a time: the text
-    and the objects of a long pulka's every line are never all in memory at once."""
+def replay_for_result(pulka: Pulka) -> Replay:
+    """The pulka's replay with its lines already as `write_result` writes them (FileError as `Pulka.replay`)."""
+    return pulka.replay(_line_text(pulka.players))
+
+
+def write_result(pulka: Pulka, result: Replay, out: TextIO) -> None:
+    """`result_json` as `json.dumps(…, ensure_ascii=False)` writes it, deal by deal: the text and the objects of a
+    long pulka's every line are never all in memory at once, and a line the pulka writes again and again (the
+    same player writing the same points for the same reason) is written out once. A replay from
+    `replay_for_result` has its lines written out already; another's are written again."""
+    players = pulka.players
+    say = _line_text(players)
+    results = zip(result.results, result.said) if result.say is say else result.lines(say)
     head = json.dumps(_result_head(pulka, result), ensure_ascii=False)
     out.write(head[:-1] + ', "deals": [')  # the deals are the last key
-    deals = _result_deals(pulka, result)
     separator = ""
-    while chunk := list(itertools.islice(deals, batch)):
-        out.write(separator + json.dumps(chunk, ensure_ascii=False)[1:-1])
+    for r, lines in results:
+        deal = json.dumps(_deal_json(r, players) | {"entries": []}, ensure_ascii=False)
+        out.write(separator + deal[:-3] + "[" + ", ".join(lines) + "]}")  # the entries are the last key too
         separator = ", "
     out.write("]}")
+
+
+@functools.lru_cache(maxsize=16)  # the same function for a table of players: a replay's lines are known by it
+def _line_text(players: tuple[str, ...]) -> Callable[[Entry], str]:
+    entry = _entry_json(players)
+    return lambda e: json.dumps(entry(e), ensure_ascii=False)
 
 
 def _result_head(pulka: Pulka, result: Replay) -> dict[str, Any]:
@@ -332,25 +353,14 @@ def _result_head(pulka: Pulka, result: Replay) -> dict[str, Any]:
     }
 
 
-_COLUMNS = {column: column.value for column in Column}
+def _deal_json(r: DealResult, players: tuple[str, ...]) -> dict[str, Any]:
+    """A deal of the result, without its entries."""
+    return {"n": r.number, "dealer": players[r.dealer], "type": r.deal.type.value}
 
 
-def _result_deals(pulka: Pulka, result: Replay) -> Iterator[dict[str, Any]]:
-    """Each deal of the result with its lines, in order."""
-    players = pulka.players
-    said: dict[Text, str] = {}  # a long pulka says the same few thousand reasons again and again
-
+def _entry_json(players: tuple[str, ...]) -> Callable[[Entry], dict[str, Any]]:
     def entry(e: Entry) -> dict[str, Any]:
-        reason = said.get(e.reason)
-        if reason is None:
-            reason = said[e.reason] = e.text(players)
-        line = {"player": players[e.player], "column": _COLUMNS[e.column]}
-        if e.on is not None:
-            line["on"] = players[e.on]
-        line["points"] = e.points if type(e.points) is int else json_value(e.points)
-        line["reason"] = reason
-        return line
-
-    for r, entries in result.lines():
-        yield {"n": r.number, "dealer": players[r.dealer], "type": r.deal.type.value,
-               "entries": [entry(e) for e in entries]}
+        return ({"player": players[e.player], "column": e.column.value}
+                | ({"on": players[e.on]} if e.on is not None else {})
+                | {"points": json_value(e.points), "reason": e.text(players)})
+    return entry

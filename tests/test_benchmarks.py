@@ -18,6 +18,7 @@ TINY = {
     "pdf.py": ["10", "1", "--pdfs", "2", "--pdf-deals", "30"],
     "memory.py": ["--deals", "60", "--versions", "3"],
     "live.py": ["--tables", "2", "--phones", "2", "--seconds", "8", "--every", "1"],
+    "replay.py": ["--deals", "200", "--repeat", "1"],
 }
 
 

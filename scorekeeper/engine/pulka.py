@@ -14,16 +14,16 @@ last sheet and its settlement makes none of it.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import cast, overload
+from typing import Any, Generic, TypeVar, cast, overload
 
 from .deals import RASPASY, Deal, seating
 from .problems import Code, Problem, PulkaError
 from .rules import RaspasyExitOn, Rules
-from .scoring import Column, Entry, Tally
+from .scoring import Column, Entry, Reason, Tally
 from .sheet import Points, Sheet
-from .texts import Text
+from .texts import Text, Value
 from .validation import check_next
 
 THREE_OR_FOUR = Text("a pulka has 3 or 4 players")
@@ -185,6 +185,9 @@ class Replay:
     start: Sheet
     results: Sequence[DealResult]
     _history: _History = field(repr=False, compare=False)
+    # The replay's `say`, when it was given one, and each deal's lines as it said them.
+    say: Callable[[Entry], Any] | None = field(default=None, repr=False, compare=False)
+    said: Sequence[list[Any]] = field(default=(), repr=False, compare=False)
 
     @property
     def sheet(self) -> Sheet:
@@ -218,23 +221,52 @@ class Replay:
             raise ValueError("whists are written on someone: say on whom")
         return list(self._history.rows[row][player].totals)
 
-    def lines(self) -> Iterator[tuple[DealResult, tuple[Entry, ...]]]:
-        """Every deal with its lines, in order, written again in one pass and kept by nobody: for a reader of
-        every line (a file of the whole pulka), where `DealResult.entries` would keep them all."""
-        tally = Tally(self.rules, self.start.n)
+    def lines(self, say: Callable[[Entry], Said]) -> Iterator[tuple[DealResult, list[Said]]]:
+        """Every deal with each of its lines as `say` says it, in order: the deals written again in one pass,
+        nothing kept. Each distinct line (who writes what where, and why) is made and said once however often
+        the pulka writes it: for a writer of every line of a long pulka (a file), where `DealResult.entries`
+        would keep every line with its own reason. (`replay(…, say=…)` says them as it replays.)"""
+        tally = _Saying(self.rules, self.start.n, say)
         tally.pulya = list(self.start.pulya)
         for result in self.results:
-            tally.entries = []
+            tally.said = []
             self._history.write(tally, result.number)
-            yield result, tuple(tally.entries)
+            yield result, tally.said
 
 
-def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, start: Sheet | None = None) -> Replay:
+Said = TypeVar("Said")
+
+
+class _Saying(Tally, Generic[Said]):
+    """A tally that says each line as it writes it, each distinct line once."""
+
+    def __init__(self, rules: Rules, n: int, say: Callable[[Entry], Said]):
+        super().__init__(rules, n)
+        self.say = say
+        self.known: dict[tuple[object, ...], Said] = {}  # each line said, by its parts and its reason's
+        self.said: list[Said] = []
+
+    def line(self, player: int, column: Column, points: Points, on: int | None, reason: Reason,
+             values: dict[str, Value]) -> None:
+        # A template by its msgid: declared once each, and cheaper to look up than the Text.
+        key = (player, column, points, on, reason.msgid if type(reason) is Text else reason, *values.items())
+        said = self.known.get(key)
+        if said is None:
+            said = self.known[key] = self.say(Entry(player, column, points, reason(**values), on))
+        self.said.append(said)
+
+
+def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, start: Sheet | None = None,
+           say: Callable[[Entry], Any] | None = None) -> Replay:
     """Validate and score every deal in order; PulkaError at the first deal with a problem.
 
     `start` is a sheet to go on from instead of the empty one (a pulka begun on paper): its
     pulyas, goras and whists, with no deal written and no raspasy streak. Whether such an
     opening is a possible one is not checked here.
+
+    `say`, when given, says each line as the deal is written (as `Replay.lines` does, each distinct
+    line once), and the replay keeps the deals' lines as said (`Replay.said`): for a writer of every
+    line, one pass instead of two.
 
     A long replay keeps every object it makes, so the cyclic garbage collector finds nothing
     to free in it; a caller that replays thousands of deals at once may pause it around the call.
@@ -248,10 +280,12 @@ def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, s
     else:
         start = Sheet(n, first_dealer, 0, tuple(start.pulya), tuple(start.gora), tuple(map(tuple, start.whists)))
     history = _History(rules, start)
-    tally = Tally(rules, n, lines=False)  # the totals only: the lines are written when read
+    saying = None if say is None else _Saying(rules, n, say)
+    tally = Tally(rules, n, lines=False) if saying is None else saying  # the totals only: the lines when read
     tally.pulya, tally.gora, tally.whists = list(start.pulya), list(start.gora), [list(row) for row in start.whists]
     seatings = [seating(n, dealer) for dealer in range(n)]
     exit_on_any = rules.raspasy_exit_on is RaspasyExitOn.ANY
+    said: list[list[Any]] = []
     number, dealer, streak, finished = 0, first_dealer, 0, False
     for deal in deals:
         number += 1
@@ -259,6 +293,9 @@ def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, s
         if problems:
             raise PulkaError(problems)
         k = streak + 1 if deal.type is RASPASY else 0
+        if saying is not None:
+            saying.said = []
+            said.append(saying.said)
         made = tally.play(deal, seatings[dealer], k)
         if k:
             streak = k
@@ -272,4 +309,4 @@ def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, s
     if number:
         history.end = Sheet(n, first_dealer, number, tuple(tally.pulya), tuple(tally.gora),
                             tuple(map(tuple, tally.whists)), streak, finished)
-    return Replay(rules, start, _Results(history), history)
+    return Replay(rules, start, _Results(history), history, say, said)

@@ -157,7 +157,7 @@ class Tally:
                 points = exact(points)
             self.gora[player] += points
             if self.lines:
-                self.entries.append(Entry(player, Column.GORA, points, reason(**values)))
+                self.line(player, Column.GORA, points, None, reason, values)
 
     def write_whists(self, player: int, on: int, points: Points, reason: Reason, /, **values: Value) -> None:
         if points:
@@ -165,7 +165,7 @@ class Tally:
                 points = exact(points)
             self.whists[player][on] += points
             if self.lines:
-                self.entries.append(Entry(player, Column.WHISTS, points, reason(**values), on))
+                self.line(player, Column.WHISTS, points, on, reason, values)
 
     def write_pulya(self, player: int, points: int, reason: Reason, /, **values: Value) -> None:
         """Pulya points; under `all_closed` what does not fit is helped on or written off (§8.2)."""
@@ -176,11 +176,11 @@ class Tally:
         fits = points if self.total_end else max(0, min(points, size - self.pulya[player]))
         if fits:
             self.pulya[player] += fits
-            if self.lines:
-                text = reason(**values)
-                if fits != points:
-                    text = PULYA_FITS(reason=text, fits=fits, points=points, size=size)
-                self.entries.append(Entry(player, Column.PULYA, fits, text))
+            if self.lines and fits != points:
+                self.line(player, Column.PULYA, fits, None, PULYA_FITS,
+                          {"reason": reason(**values), "fits": fits, "points": points, "size": size})
+            elif self.lines:
+                self.line(player, Column.PULYA, fits, None, reason, values)
         surplus = points - fits
         if surplus and rules.overflow is Overflow.HELP_THEN_WRITEOFF:
             surplus = self._help(player, surplus)
@@ -197,14 +197,19 @@ class Tally:
             given = min(surplus, size - self.pulya[seat])
             self.pulya[seat] += given
             if self.lines:
-                self.entries.append(Entry(seat, Column.PULYA, given,
-                                          HELPS(helper=SEATS[helper], player=SEATS[seat], given=given)))
+                self.line(seat, Column.PULYA, given, None, HELPS,
+                          {"helper": SEATS[helper], "player": SEATS[seat], "given": given})
             self.write_whists(helper, seat, given * per,
                               HELP_WHISTS, helper=SEATS[helper], player=SEATS[seat], given=given, per=per)
             surplus -= given
             if not surplus:
                 break
         return surplus
+
+    def line(self, player: int, column: Column, points: Points, on: int | None, reason: Reason,
+             values: dict[str, Value]) -> None:
+        """Keep a line the deal wrote, its reason made from its template and values."""
+        self.entries.append(Entry(player, column, points, reason(**values), on))
 
     @property
     def finished(self) -> bool:
@@ -398,11 +403,14 @@ _SCORE: dict[DealType, Callable[[Tally, Deal, Seating, int], bool]] = {
 }
 
 
+# Made once for each k: a reason's template is the same object for every line that has it.
+@functools.cache
 def _nth(first: Text, nth: Text, k: int) -> Reason:
     """The reason on the first raspasy of a streak, or on the k-th ("raspasy #2")."""
     return first if k == 1 else functools.partial(nth, k=k)
 
 
+@functools.cache
 def _tied(tie: Text, reason: Reason) -> Reason:
     """`reason`, said of the players who tied for fewest tricks."""
     return lambda **values: tie(reason=reason(**values))

@@ -32,6 +32,9 @@ class Seat:
 
     index: int
 
+    def __hash__(self) -> int:  # as the generated one would, without making a tuple: reasons are looked up by their values
+        return self.index
+
 
 # The players as values, made once: a replay fills thousands of texts with them.
 SEATS = tuple(Seat(index) for index in range(4))
