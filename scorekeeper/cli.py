@@ -16,7 +16,6 @@ from pathlib import Path
 from . import __version__
 from .engine import Code, Problem, Replay, Text
 from .pulyafile import FileError, Pulka, literal_text, loads, replay_for_result, write_result
-from .render.text import decimal, points, signed
 
 
 def _read(path: str) -> bytes:
@@ -33,6 +32,7 @@ def _one_line(text: str) -> str:
 
 def format_result(pulka: Pulka, replayed: Replay) -> str:
     """The replay result for people: the sheet, the balances, who pays whom."""
+    from .render.text import decimal, points, signed  # the renderers (and Babel) only for this: not for --json
     names, rules, sheet = pulka.players, pulka.rules, replayed.sheet
     settlement = pulka.settle(replayed)
     width = max(8, *(len(name) for name in names)) + 2

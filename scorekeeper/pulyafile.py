@@ -310,10 +310,14 @@ def write_result(pulka: Pulka, result: Replay, out: TextIO) -> None:
     results = zip(result.results, result.said) if result.say is say else result.lines(say)
     head = json.dumps(_result_head(pulka, result), ensure_ascii=False)
     out.write(head[:-1] + ', "deals": [')  # the deals are the last key
+    # A deal's object as json.dumps writes _deal_json's, its entries the last key: each name and type as
+    # json.dumps writes it, the number as an int.
+    names = [json.dumps(name, ensure_ascii=False) for name in players]
+    types = {kind: json.dumps(kind.value) for kind in DealType}
     separator = ""
     for r, lines in results:
-        deal = json.dumps(_deal_json(r, players) | {"entries": []}, ensure_ascii=False)
-        out.write(separator + deal[:-3] + "[" + ", ".join(lines) + "]}")  # the entries are the last key too
+        out.write(f'{separator}{{"n": {r.number}, "dealer": {names[r.dealer]}, "type": {types[r.deal.type]}, '
+                  f'"entries": [{", ".join(lines)}]}}')
         separator = ", "
     out.write("]}")
 

@@ -31,6 +31,10 @@ class Column(StrEnum):
     WHISTS = "whists"
 
 
+# The columns as every line names them, looked up once: reaching an enum's member is slow (Python 3.11).
+_PULYA, _GORA, _WHISTS = Column.PULYA, Column.GORA, Column.WHISTS
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One line a deal writes: `player` writes `points` into `column` (whists: on `on`)."""
@@ -157,7 +161,7 @@ class Tally:
                 points = exact(points)
             self.gora[player] += points
             if self.lines:
-                self.line(player, Column.GORA, points, None, reason, values)
+                self.line(player, _GORA, points, None, reason, values)
 
     def write_whists(self, player: int, on: int, points: Points, reason: Reason, /, **values: Value) -> None:
         if points:
@@ -165,7 +169,7 @@ class Tally:
                 points = exact(points)
             self.whists[player][on] += points
             if self.lines:
-                self.line(player, Column.WHISTS, points, on, reason, values)
+                self.line(player, _WHISTS, points, on, reason, values)
 
     def write_pulya(self, player: int, points: int, reason: Reason, /, **values: Value) -> None:
         """Pulya points; under `all_closed` what does not fit is helped on or written off (§8.2)."""
@@ -177,10 +181,10 @@ class Tally:
         if fits:
             self.pulya[player] += fits
             if self.lines and fits != points:
-                self.line(player, Column.PULYA, fits, None, PULYA_FITS,
+                self.line(player, _PULYA, fits, None, PULYA_FITS,
                           {"reason": reason(**values), "fits": fits, "points": points, "size": size})
             elif self.lines:
-                self.line(player, Column.PULYA, fits, None, reason, values)
+                self.line(player, _PULYA, fits, None, reason, values)
         surplus = points - fits
         if surplus and rules.overflow is Overflow.HELP_THEN_WRITEOFF:
             surplus = self._help(player, surplus)
@@ -197,7 +201,7 @@ class Tally:
             given = min(surplus, size - self.pulya[seat])
             self.pulya[seat] += given
             if self.lines:
-                self.line(seat, Column.PULYA, given, None, HELPS,
+                self.line(seat, _PULYA, given, None, HELPS,
                           {"helper": SEATS[helper], "player": SEATS[seat], "given": given})
             self.write_whists(helper, seat, given * per,
                               HELP_WHISTS, helper=SEATS[helper], player=SEATS[seat], given=given, per=per)
