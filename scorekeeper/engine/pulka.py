@@ -8,7 +8,9 @@ A replay validates every deal and keeps the totals of the sheet it ends on. What
 pages draw besides, the chain of running totals of every cell (`Replay.chain`), the
 sheet after each deal and each deal's lines with their reasons (`DealResult`), is worked
 out from the deals again when someone first asks for it: a replay that only needs the
-last sheet and its settlement makes none of it.
+last sheet and its settlement makes none of it. A writer of every line of a long pulka
+has them said once for each distinct line (`Replay.lines`, or `replay(…, say=…)` as it
+replays), rather than made and kept line by line.
 """
 
 from __future__ import annotations
@@ -174,6 +176,9 @@ class _Results(Sequence[DealResult]):
         if made is None:
             made = self._made[index] = DealResult(range(1, len(self) + 1)[index], self._history)
         return made
+
+    def __iter__(self) -> Iterator[DealResult]:
+        return (self[i] for i in range(len(self)))
 
     def __repr__(self) -> str:
         return f"<{len(self)} deal results>"

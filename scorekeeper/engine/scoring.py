@@ -1,9 +1,11 @@
 """What a valid deal writes on the sheet (rules.md §4-§8, §14).
 
 A `Tally` holds the running pulya, gora and whists of a pulka and writes each
-deal's lines into them: every write is an `Entry` with a reason a player can
-read, and a pulya write resolves its own overflow (help, write-off) at once.
-The reasons are `Text`s declared below, one for each way a line is written.
+deal's lines into them: every write is a line with a reason a player can read
+(an `Entry`), and a pulya write resolves its own overflow (help, write-off) at
+once. The reasons are `Text`s declared below, one for each way a line is
+written; a write names its template and values, and the `Text` is made with
+the line, only when the lines are wanted (a replay keeps the totals).
 """
 
 from __future__ import annotations
@@ -132,8 +134,8 @@ class Tally:
     """The running sheet of one pulka, written deal by deal.
 
     Every write names its reason as a template and the values that fill it in; the reason is
-    made, with its line, only when `lines` is set. A replay keeps the totals alone, and writes a
-    deal again, with its lines, when someone reads them (`pulka.DealResult.entries`).
+    made, with its line (`line`), only when `lines` is set. A replay keeps the totals alone, and
+    writes a deal again, with its lines, when someone reads them (`pulka.DealResult.entries`).
     """
 
     def __init__(self, rules: Rules, n: int, *, lines: bool = True):
