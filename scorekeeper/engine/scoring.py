@@ -182,11 +182,11 @@ class Tally:
         fits = points if self.total_end else max(0, min(points, size - self.pulya[player]))
         if fits:
             self.pulya[player] += fits
-            if self.lines and fits != points:
+            if self.lines and fits == points:
+                self.line(player, _PULYA, fits, None, reason, values)
+            elif self.lines:  # what fits, for the reason it was written for
                 self.line(player, _PULYA, fits, None, PULYA_FITS,
                           {"reason": reason(**values), "fits": fits, "points": points, "size": size})
-            elif self.lines:
-                self.line(player, _PULYA, fits, None, reason, values)
         surplus = points - fits
         if surplus and rules.overflow is Overflow.HELP_THEN_WRITEOFF:
             surplus = self._help(player, surplus)
