@@ -17,11 +17,11 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import cast
 
-from .contracts import MISERE_PRICE, Contract
+from .contracts import MISERE_PRICE
 from .deals import HALF, WHIST, Deal, DealType, Seating
 from .rules import (
     Overflow, PulkaEnd, Q1Responsible, RaspasyDealer, RaspasyScoring, RaspasyTie, Rules, ShortfallSplit,
-    SingleWhistMade, SingleWhistRemiz,
+    SingleWhistMade, SingleWhistRemiz, Terms,
 )
 from .sheet import Points, Sheet
 from .texts import SEATS, Text, Value
@@ -148,6 +148,7 @@ class Tally:
         self.whister_all = rules.single_whist_made is SingleWhistMade.WHISTER_ALL
         self.raspasy_gora = rules.raspasy_scoring is RaspasyScoring.GORA
         self.talon = rules.raspasy_dealer is RaspasyDealer.TALON  # else the dealer writes 1 (with 4)
+        self.terms = rules.terms  # each contract's price, whists, remiz … under these rules
         self.pulya: list[int] = [0] * n  # every pulya write is whole: prices, bonuses, help
         self.gora: list[Points] = [0] * n
         self.whists: list[list[Points]] = [[0] * n for _ in range(n)]
@@ -247,15 +248,14 @@ class Tally:
         return False
 
     def _game(self, deal: Deal, seating: Seating, k: int) -> bool:
-        rules = self.rules
         declarer, contract, tricks = deal.declarer, deal.contract, _counts(deal)
         assert declarer is not None and contract is not None  # validation: a game has a declarer and a contract
-        price = contract.price
-        per_trick = rules.whist_factor * price
+        terms = self.terms[contract.level, contract.strain]
+        price, per_trick, name = terms.price, terms.per_trick, terms.label
         first, second = seating.defenders[declarer]
-        d, name = SEATS[declarer], contract.label_text
-        if rules.checked_ten(contract):
-            return self._checked_ten(declarer, tricks, contract, name, (first, second), seating)
+        d = SEATS[declarer]
+        if terms.checked:
+            return self._checked_ten(declarer, tricks, terms, (first, second), seating)
 
         # In defender order, not the order they were entered: the second whister answers on an 8-10 (§5.3).
         whist = deal.whist
@@ -264,7 +264,7 @@ class Tally:
         if not whisters:
             self.write_pulya(declarer, price, PASSED, declarer=d, contract=name, price=price)
             if whist[second] == HALF:
-                half = contract.obligation // 2
+                half = terms.duty // 2
                 self.write_whists(second, declarer, half * per_trick,
                                   HALF_WHISTS, player=SEATS[second], contract=name, count=half, per=per_trick)
             return True
@@ -280,11 +280,11 @@ class Tally:
             else:
                 for seat in (first, second) if lone else whisters:
                     self._whists_for(WHISTS, seat, declarer, tricks[seat], per_trick, name)
-            self._shortfall(contract, whisters, tricks, taken)
+            self._shortfall(terms, whisters, tricks, taken)
             return True
 
-        others = [*whisters, *([passer] if lone and rules.consolation_by_passer else ())]
-        self._remiz(declarer, contract, name, undertricks, others, seating)
+        others = [*whisters, *([passer] if lone and self.rules.consolation_by_passer else ())]
+        self._remiz(declarer, terms, undertricks, others, seating)
         if not lone:
             for seat in whisters:
                 self._whists_for(WHISTS, seat, declarer, tricks[seat], per_trick, name)
@@ -295,18 +295,17 @@ class Tally:
                 self._whists_for(WHISTS_HALF, seat, declarer, taken, per_trick, name, Fraction(1, 2))
         return False
 
-    def _checked_ten(self, declarer: int, tricks: Mapping[int, int], contract: Contract, name: Value,
-                     pair: tuple[int, int], seating: Seating) -> bool:
+    def _checked_ten(self, declarer: int, tricks: Mapping[int, int], terms: Terms, pair: tuple[int, int],
+                     seating: Seating) -> bool:
         undertricks = 10 - tricks[declarer]
         if not undertricks:
-            self.write_pulya(declarer, contract.price,
-                             CHECKED_MADE, declarer=SEATS[declarer], contract=name, price=contract.price)
+            self.write_pulya(declarer, terms.price,
+                             CHECKED_MADE, declarer=SEATS[declarer], contract=terms.label, price=terms.price)
             return True
-        self._remiz(declarer, contract, name, undertricks, list(pair), seating)
+        self._remiz(declarer, terms, undertricks, list(pair), seating)
         if self.rules.checked_ten_whists:
-            per_trick = self.rules.whist_factor * contract.price
             for seat in pair:
-                self._whists_for(WHISTS_CHECKED, seat, declarer, tricks[seat], per_trick, name)
+                self._whists_for(WHISTS_CHECKED, seat, declarer, tricks[seat], terms.per_trick, terms.label)
         return False
 
     def _whists_for(self, reason: Text, seat: int, declarer: int, count: int, per_trick: int, name: Value,
@@ -317,28 +316,23 @@ class Tally:
                           reason, player=SEATS[seat], declarer=SEATS[declarer], count=count, per=per_trick,
                           contract=name)
 
-    def _remiz(self, declarer: int, contract: Contract, name: Value, undertricks: int, others: list[int],
-               seating: Seating) -> None:
-        rules = self.rules
-        price, d = contract.price, SEATS[declarer]
-        per = rules.remiz_factor * price
-        self.write_gora(declarer, undertricks * per, REMIZ, declarer=d, count=undertricks, contract=name, per=per)
-        consolation = max(rules.consolation_factor * price, rules.consolation_min)
-        if rules.consolation_by_dealer and seating.sitting_out is not None:
+    def _remiz(self, declarer: int, terms: Terms, undertricks: int, others: list[int], seating: Seating) -> None:
+        d, per, consolation = SEATS[declarer], terms.remiz, terms.consolation
+        self.write_gora(declarer, undertricks * per, REMIZ, declarer=d, count=undertricks, contract=terms.label,
+                        per=per)
+        if self.rules.consolation_by_dealer and seating.sitting_out is not None:
             others = [*others, seating.sitting_out]
         for seat in others:
             self.write_whists(seat, declarer, undertricks * consolation,
                               CONSOLATION, player=SEATS[seat], declarer=d, count=undertricks, per=consolation)
 
-    def _shortfall(self, contract: Contract, whisters: list[int], tricks: Mapping[int, int], taken: int) -> None:
+    def _shortfall(self, terms: Terms, whisters: list[int], tricks: Mapping[int, int], taken: int) -> None:
         """Whisters who did not take their share of the obligation write gora (§5.2, §5.3)."""
         rules = self.rules
-        duty = contract.obligation
+        duty, per, name = terms.duty, terms.shortfall, terms.label
         short = duty - taken
-        per = exact(rules.shortfall_factor * contract.price)
         if short <= 0 or not per:
             return
-        name = contract.label_text
         if len(whisters) == 1:
             self.write_gora(whisters[0], short * per, SHORT_ALONE, player=SEATS[whisters[0]], contract=name,
                             taken=taken, duty=duty, short=short, per=per)
