@@ -403,11 +403,15 @@ _SCORE: dict[DealType, Callable[[Tally, Deal, Seating, int], bool]] = {
 }
 
 
-# Made once for each k: a reason's template is the same object for every line that has it.
-@functools.cache
 def _nth(first: Text, nth: Text, k: int) -> Reason:
     """The reason on the first raspasy of a streak, or on the k-th ("raspasy #2")."""
-    return first if k == 1 else functools.partial(nth, k=k)
+    return first if k == 1 else _kth(nth, k)
+
+
+# Made once for each k: a reason's template is the same object for every line that has it.
+@functools.cache
+def _kth(nth: Text, k: int) -> Reason:
+    return functools.partial(nth, k=k)
 
 
 @functools.cache
