@@ -91,7 +91,7 @@ def _usual_game(deal: Deal, rules: Rules, seating: Seating, streak: int) -> bool
         return False
     if rules.checked_ten(contract):
         return whist is None and _usual_tricks(deal.tricks, seating)
-    if whist is None or whist.keys() != set(pair):
+    if whist is None or len(whist) != 2 or pair[0] not in whist or pair[1] not in whist:  # the defenders' only
         return False
     first, second = whist[pair[0]], whist[pair[1]]
     if first not in _PLAIN or second not in _PLAIN:  # a half beside a pass, where the rules allow it
