@@ -252,13 +252,12 @@ class _Saying(Tally, Generic[Said]):
         self.said: list[Said] = []
 
     def line(self, player: int, column: Column, points: Points, on: int | None, reason: Reason,
-             values: dict[str, Value]) -> None:
-        # A template by its msgid: declared once each, and cheaper to look up than the Text. Its values by their
-        # names and then the values, in the order the line named them.
-        key = (player, column, points, on, reason.msgid if type(reason) is Text else reason, *values, *values.values())
+             values: tuple[Value, ...]) -> None:
+        # A template by its msgid: declared once each, and cheaper to look up than the Text; its values in order.
+        key = (player, column, points, on, reason.msgid if type(reason) is Text else reason, *values)
         said = self.known.get(key)
         if said is None:
-            said = self.known[key] = self.say(Entry(player, column, points, reason(**values), on))
+            said = self.known[key] = self.say(Entry(player, column, points, reason(*values), on))
         self.said.append(said)
 
 

@@ -4,8 +4,11 @@ A `Tally` holds the running pulya, gora and whists of a pulka and writes each
 deal's lines into them: every write is a line with a reason a player can read
 (an `Entry`), and a pulya write resolves its own overflow (help, write-off) at
 once. The reasons are `Text`s declared below, one for each way a line is
-written; a write names its template and values, and the `Text` is made with
-the line, only when the lines are wanted (a replay keeps the totals).
+written. A write names its reason's template and the template's values, in the
+order the template first names them (as `str.format` takes them, so the
+template above reads as the call: `REMIZ, declarer, count, contract, per`);
+the `Text` is made with the line only when the lines are wanted (a replay keeps
+the totals, and writes a deal again for its lines when they are read).
 """
 
 from __future__ import annotations
@@ -155,10 +158,10 @@ class Tally:
         self.entries: list[Entry] = []
 
     # -- the three columns --------------------------------------------------
-    # The values of a reason are keywords after the write's own arguments, which are positional
-    # only: a reason's `player` is not the write's.
+    # After the write's own arguments, the reason's values in the order its template names them: as
+    # values, not keywords, since a keyword's dictionary would be made for every line, read or not.
 
-    def write_gora(self, player: int, points: Points, reason: Reason, /, **values: Value) -> None:
+    def write_gora(self, player: int, points: Points, reason: Reason, *values: Value) -> None:
         if points:
             if type(points) is not int:  # as nearly every write is: only a share can be a Fraction
                 points = exact(points)
@@ -166,7 +169,7 @@ class Tally:
             if self.lines:
                 self.line(player, _GORA, points, None, reason, values)
 
-    def write_whists(self, player: int, on: int, points: Points, reason: Reason, /, **values: Value) -> None:
+    def write_whists(self, player: int, on: int, points: Points, reason: Reason, *values: Value) -> None:
         if points:
             if type(points) is not int:
                 points = exact(points)
@@ -174,7 +177,7 @@ class Tally:
             if self.lines:
                 self.line(player, _WHISTS, points, on, reason, values)
 
-    def write_pulya(self, player: int, points: int, reason: Reason, /, **values: Value) -> None:
+    def write_pulya(self, player: int, points: int, reason: Reason, *values: Value) -> None:
         """Pulya points; under `all_closed` what does not fit is helped on or written off (§8.2)."""
         if not points:
             return
@@ -186,14 +189,13 @@ class Tally:
             if self.lines and fits == points:
                 self.line(player, _PULYA, fits, None, reason, values)
             elif self.lines:  # what fits, for the reason it was written for
-                self.line(player, _PULYA, fits, None, PULYA_FITS,
-                          {"reason": reason(**values), "fits": fits, "points": points, "size": size})
+                self.line(player, _PULYA, fits, None, PULYA_FITS, (reason(*values), fits, points, size))
         surplus = points - fits
         if surplus and rules.overflow is Overflow.HELP_THEN_WRITEOFF:
             surplus = self._help(player, surplus)
         if surplus:
             per = rules.writeoff_gora_per_point
-            self.write_gora(player, -surplus * per, WRITTEN_OFF, player=SEATS[player], surplus=surplus, per=per)
+            self.write_gora(player, -surplus * per, WRITTEN_OFF, SEATS[player], surplus, per)
 
     def _help(self, helper: int, surplus: int) -> int:
         """Fill the others' open pulyas, largest first (ties: nearest clockwise); return what is left."""
@@ -204,19 +206,17 @@ class Tally:
             given = min(surplus, size - self.pulya[seat])
             self.pulya[seat] += given
             if self.lines:
-                self.line(seat, _PULYA, given, None, HELPS,
-                          {"helper": SEATS[helper], "player": SEATS[seat], "given": given})
-            self.write_whists(helper, seat, given * per,
-                              HELP_WHISTS, helper=SEATS[helper], player=SEATS[seat], given=given, per=per)
+                self.line(seat, _PULYA, given, None, HELPS, (SEATS[helper], SEATS[seat], given))
+            self.write_whists(helper, seat, given * per, HELP_WHISTS, SEATS[helper], SEATS[seat], given, per)
             surplus -= given
             if not surplus:
                 break
         return surplus
 
     def line(self, player: int, column: Column, points: Points, on: int | None, reason: Reason,
-             values: dict[str, Value]) -> None:
+             values: tuple[Value, ...]) -> None:
         """Keep a line the deal wrote, its reason made from its template and values."""
-        self.entries.append(Entry(player, column, points, reason(**values), on))
+        self.entries.append(Entry(player, column, points, reason(*values), on))
 
     @property
     def finished(self) -> bool:
@@ -241,10 +241,10 @@ class Tally:
         assert declarer is not None  # validation: a misère has a declarer
         taken = _counts(deal)[declarer]
         if not taken:
-            self.write_pulya(declarer, MISERE_PRICE, MISERE_MADE, player=SEATS[declarer], price=MISERE_PRICE)
+            self.write_pulya(declarer, MISERE_PRICE, MISERE_MADE, SEATS[declarer], MISERE_PRICE)
             return True
         per = self.rules.misere_gora_per_trick
-        self.write_gora(declarer, taken * per, MISERE_TOOK, player=SEATS[declarer], count=taken, per=per)
+        self.write_gora(declarer, taken * per, MISERE_TOOK, SEATS[declarer], taken, per)
         return False
 
     def _game(self, deal: Deal, seating: Seating, k: int) -> bool:
@@ -262,11 +262,10 @@ class Tally:
         assert whist is not None  # validation: both defenders said their word
         whisters = [seat for seat in (first, second) if whist[seat] == WHIST]
         if not whisters:
-            self.write_pulya(declarer, price, PASSED, declarer=d, contract=name, price=price)
+            self.write_pulya(declarer, price, PASSED, d, name, price)
             if whist[second] == HALF:
                 half = terms.duty // 2
-                self.write_whists(second, declarer, half * per_trick,
-                                  HALF_WHISTS, player=SEATS[second], contract=name, count=half, per=per_trick)
+                self.write_whists(second, declarer, half * per_trick, HALF_WHISTS, SEATS[second], name, half, per_trick)
             return True
 
         taken = tricks[first] + tricks[second]
@@ -274,7 +273,7 @@ class Tally:
         lone = len(whisters) == 1
         passer = second if whisters == [first] else first
         if undertricks <= 0:
-            self.write_pulya(declarer, price, MADE, declarer=d, contract=name, price=price)
+            self.write_pulya(declarer, price, MADE, d, name, price)
             if lone and self.whister_all:
                 self._whists_for(WHISTS_ALONE, whisters[0], declarer, taken, per_trick, name)
             else:
@@ -299,8 +298,7 @@ class Tally:
                      seating: Seating) -> bool:
         undertricks = 10 - tricks[declarer]
         if not undertricks:
-            self.write_pulya(declarer, terms.price,
-                             CHECKED_MADE, declarer=SEATS[declarer], contract=terms.label, price=terms.price)
+            self.write_pulya(declarer, terms.price, CHECKED_MADE, SEATS[declarer], terms.label, terms.price)
             return True
         self._remiz(declarer, terms, undertricks, list(pair), seating)
         if self.rules.checked_ten_whists:
@@ -313,18 +311,16 @@ class Tally:
         """`seat` writes whists on the declarer for `count` tricks at `per_trick` (a `share` of them); `name` is
         the contract's label."""
         self.write_whists(seat, declarer, share * count * per_trick,
-                          reason, player=SEATS[seat], declarer=SEATS[declarer], count=count, per=per_trick,
-                          contract=name)
+                          reason, SEATS[seat], SEATS[declarer], count, per_trick, name)
 
     def _remiz(self, declarer: int, terms: Terms, undertricks: int, others: list[int], seating: Seating) -> None:
         d, per, consolation = SEATS[declarer], terms.remiz, terms.consolation
-        self.write_gora(declarer, undertricks * per, REMIZ, declarer=d, count=undertricks, contract=terms.label,
-                        per=per)
+        self.write_gora(declarer, undertricks * per, REMIZ, d, undertricks, terms.label, per)
         if self.rules.consolation_by_dealer and seating.sitting_out is not None:
             others = [*others, seating.sitting_out]
         for seat in others:
-            self.write_whists(seat, declarer, undertricks * consolation,
-                              CONSOLATION, player=SEATS[seat], declarer=d, count=undertricks, per=consolation)
+            self.write_whists(seat, declarer, undertricks * consolation, CONSOLATION, SEATS[seat], d, undertricks,
+                              consolation)
 
     def _shortfall(self, terms: Terms, whisters: list[int], tricks: Mapping[int, int], taken: int) -> None:
         """Whisters who did not take their share of the obligation write gora (§5.2, §5.3)."""
@@ -334,21 +330,19 @@ class Tally:
         if short <= 0 or not per:
             return
         if len(whisters) == 1:
-            self.write_gora(whisters[0], short * per, SHORT_ALONE, player=SEATS[whisters[0]], contract=name,
-                            taken=taken, duty=duty, short=short, per=per)
+            self.write_gora(whisters[0], short * per, SHORT_ALONE, SEATS[whisters[0]], name, taken, duty, short, per)
             return
         if duty == 1:
             for seat, share in zip(whisters, _Q1_SHARES[rules.q1_responsible]):
                 reason = SHORT_NONE_HALF if share == Fraction(1, 2) else SHORT_NONE
-                self.write_gora(seat, share * per, reason, player=SEATS[seat], contract=name, per=per)
+                self.write_gora(seat, share * per, reason, SEATS[seat], name, per)
             return
         quota = duty // 2
         for seat in whisters:
             missing = max(0, quota - tricks[seat])
             if rules.shortfall_split is ShortfallSplit.CAPPED:
                 missing = min(missing, short)
-            self.write_gora(seat, missing * per, SHORT_OWN, player=SEATS[seat], taken=tricks[seat], quota=quota,
-                            contract=name, short=missing, per=per)
+            self.write_gora(seat, missing * per, SHORT_OWN, SEATS[seat], tricks[seat], quota, name, missing, per)
 
     def _raspasy(self, deal: Deal, seating: Seating, k: int) -> bool:
         rules, tricks = self.rules, _counts(deal)
@@ -360,14 +354,14 @@ class Tally:
             per = rules.raspasy_gora[min(k, len(rules.raspasy_gora)) - 1]
             reason = _nth(RASPASY_GORA, RASPASY_GORA_NTH, k)
             for seat in takers:
-                self.write_gora(seat, taken[seat] * per, reason, player=SEATS[seat], count=taken[seat], per=per)
+                self.write_gora(seat, taken[seat] * per, reason, SEATS[seat], taken[seat], per)
         else:
             self._raspasy_whists(active, taken, k)
         for seat in active:
             if not taken[seat]:
-                self.write_pulya(seat, zero, _nth(RASPASY_ZERO, RASPASY_ZERO_NTH, k), player=SEATS[seat], zero=zero)
+                self.write_pulya(seat, zero, _nth(RASPASY_ZERO, RASPASY_ZERO_NTH, k), SEATS[seat], zero)
         if seating.sitting_out is not None and not self.talon:
-            self.write_pulya(seating.sitting_out, 1, RASPASY_DEALER, player=SEATS[seating.sitting_out])
+            self.write_pulya(seating.sitting_out, 1, RASPASY_DEALER, SEATS[seating.sitting_out])
         return False  # a raspasy is never a game made
 
     def _raspasy_whists(self, active: tuple[int, ...], taken: dict[int, int], k: int) -> None:
@@ -391,8 +385,7 @@ class Tally:
         for writer in writers:
             for seat, count in taken.items():
                 if seat not in writers:
-                    self.write_whists(writer, seat, share * count * per,
-                                      reason, player=SEATS[writer], taker=SEATS[seat], count=count, per=per)
+                    self.write_whists(writer, seat, share * count * per, reason, SEATS[writer], SEATS[seat], count, per)
 
 
 # How each type of deal is written: True when it is a game or misère that was made.
@@ -417,7 +410,7 @@ def _kth(nth: Text, k: int) -> Reason:
 @functools.cache
 def _tied(tie: Text, reason: Reason) -> Reason:
     """`reason`, said of the players who tied for fewest tricks."""
-    return lambda **values: tie(reason=reason(**values))
+    return lambda *values: tie(reason=reason(*values))
 
 
 def _counts(deal: Deal) -> Mapping[int, int]:

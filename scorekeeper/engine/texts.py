@@ -32,8 +32,8 @@ class Seat:
 
     index: int
 
-    def __hash__(self) -> int:  # as the generated one would, without making a tuple: reasons are looked up by their values
-        return self.index
+    def __hash__(self) -> int:
+        return self.index  # as the generated one would hash, without a tuple: reasons are looked up by their values
 
 
 # The players as values, made once: a replay fills thousands of texts with them.
@@ -56,10 +56,17 @@ class Text:
                                         self.count not in _fields(self.msgid)):
             raise ValueError(f"{self.msgid!r}: both forms have the same placeholders, the count among them")
 
-    def __call__(self, **values: Value) -> Text:
-        """This text with its values: one for each placeholder, a whole number for the count."""
+    def __call__(self, *ordered: Value, **values: Value) -> Text:
+        """This text with its values: one for each placeholder, a whole number for the count. Values may also
+        come in order, as `str.format` takes them: those of the placeholders not named, in the order the
+        template first names them (`REMIZ(declarer, count, contract, per)`)."""
         if self.values:
             raise ValueError(f"{self.msgid!r} has its values already")
+        if ordered:
+            names = [name for name in _order(self.msgid) if name not in values]
+            if len(ordered) != len(names):
+                raise ValueError(f"{self.msgid!r} takes {names} in order, not {len(ordered)} values")
+            values = dict(zip(names, ordered), **values)
         if values.keys() != _fields(self.msgid):
             raise ValueError(f"{self.msgid!r} takes {sorted(_fields(self.msgid))}, not {sorted(values)}")
         if self.count is not None and not _is_whole(values[self.count]):
@@ -98,6 +105,12 @@ def _english_plural(singular: str, plural: str, n: int) -> str:
 def _fields(template: str) -> frozenset[str]:
     """The placeholders of a template, `{name}` each."""
     return frozenset(part.partition("}")[0] for part in template.split("{")[1:])
+
+
+@functools.cache
+def _order(template: str) -> tuple[str, ...]:
+    """The placeholders of a template in the order it first names them."""
+    return tuple(dict.fromkeys(part.partition("}")[0] for part in template.split("{")[1:]))
 
 
 def _is_whole(value: Value) -> bool:

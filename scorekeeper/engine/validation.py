@@ -86,7 +86,8 @@ def _usual_tricks(tricks: Mapping[int, object] | None, seating: Seating) -> bool
 def _usual_game(deal: Deal, rules: Rules, seating: Seating, streak: int) -> bool:
     """An active declarer, a contract the raspasy streak allows, and either the defenders' plain words (with the
     tricks when someone whisted, else none) or a checked ten with its tricks."""
-    contract, whist, pair = deal.contract, deal.whist, seating.defenders.get(deal.declarer)  # type: ignore[arg-type]  # None: no seat
+    contract, whist = deal.contract, deal.whist
+    pair = seating.defenders.get(deal.declarer)  # type: ignore[arg-type]  # None, or no active seat: no pair
     if pair is None or contract is None or contract.level < least_level(rules, streak):
         return False
     if rules.checked_ten(contract):
