@@ -33,7 +33,7 @@ class Seat:
     index: int
 
     def __hash__(self) -> int:
-        return self.index  # as the generated one would hash, without a tuple: reasons are looked up by their values
+        return self.index  # equal seats hash alike without making a tuple: reasons are looked up by their values
 
 
 # The players as values, made once: a replay fills thousands of texts with them.
