@@ -358,7 +358,7 @@ def _result_head(pulka: Pulka, result: Replay) -> dict[str, Any]:
 
 
 def _deal_json(r: DealResult, players: tuple[str, ...]) -> dict[str, Any]:
-    """A deal of the result, without its entries."""
+    """A deal of the result, without its entries (`write_result` writes the same keys as text)."""
     return {"n": r.number, "dealer": players[r.dealer], "type": r.deal.type.value}
 
 
