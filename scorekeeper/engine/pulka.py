@@ -15,7 +15,6 @@ replays), rather than made and kept line by line.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast, overload
@@ -42,9 +41,15 @@ class _Chain:
         self.totals: list[Points] = []
 
     def after(self, deal: int) -> Points:
-        """The total once deal `deal` was written."""
-        at = bisect_right(self.deals, deal)
-        return self.totals[at - 1] if at else 0
+        """The total once deal `deal` was written: that of the last link at or before it."""
+        low, high = 0, len(self.deals)
+        while low < high:  # halving, for the first link after `deal`
+            middle = (low + high) // 2
+            if self.deals[middle] <= deal:
+                low = middle + 1
+            else:
+                high = middle
+        return self.totals[low - 1] if low else 0
 
 
 class _History:
