@@ -11,7 +11,7 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	scripts/system-packages.sh test
-	$(BIN)/mypy --strict scorekeeper/engine
+	$(BIN)/mypy --strict scorekeeper
 	$(BIN)/pytest
 
 setup: $(VENV)/.installed

@@ -13,14 +13,16 @@ import gc
 import json
 import random
 import time
+from pathlib import Path
 
+import scorekeeper
 from scorekeeper.engine import Contract, Deal, DealType, Rules, Strain
 from scorekeeper.pulyafile import Pulka, dumps, parse
 
 PLAYERS = ("Anna", "Boris", "Vera")
 
 
-def _deal(rng: random.Random, active: tuple[int, ...], streak: int) -> tuple[Deal, bool]:
+def _deal(rng: random.Random, active: tuple[int, ...], streak: int, made_share: float) -> tuple[Deal, bool]:
     """A random deal and whether it ends a raspasy streak (a made game)."""
     if rng.random() < 0.3:
         a = rng.randint(1, 8)
@@ -29,7 +31,7 @@ def _deal(rng: random.Random, active: tuple[int, ...], streak: int) -> tuple[Dea
     declarer = rng.choice(active)
     others = [seat for seat in active if seat != declarer]
     level = rng.randint(6, 8)  # Sochi's raspasy exit is 6-6-6: any level may follow
-    made = rng.random() < 0.08  # mostly remizes, so that the pulyas do not fill up
+    made = rng.random() < made_share  # mostly remizes, so that the pulyas do not fill up
     taken = level if made else rng.randint(max(0, level - 3), level - 1)
     first = rng.randint(0, 10 - taken)
     tricks = {declarer: taken, others[0]: first, others[1]: 10 - taken - first}
@@ -38,13 +40,15 @@ def _deal(rng: random.Random, active: tuple[int, ...], streak: int) -> tuple[Dea
 
 
 def long_pulka(deals: int, seed: int = 1) -> Pulka:
-    """A valid pulka of `deals` deals that does not finish (pulya_size 1000)."""
+    """A valid pulka of `deals` deals that does not finish (pulya_size 1000): past 10,000 deals, fewer games
+    are made (the same pulka up to 10,000)."""
+    made_share = 0.08 * min(1.0, 10_000 / max(deals, 1))
     rng = random.Random(seed)
     log: list[Deal] = []
     streak = 0
     for number in range(deals):
         dealer = number % 3
-        deal, made = _deal(rng, ((dealer + 1) % 3, (dealer + 2) % 3, dealer), streak)
+        deal, made = _deal(rng, ((dealer + 1) % 3, (dealer + 2) % 3, dealer), streak, made_share)
         streak = 0 if made else streak + (deal.type is DealType.RASPASY)
         log.append(deal)
     pulka = Pulka(PLAYERS, Rules.of("sochi", pulya_size=1000), tuple(log))
@@ -71,6 +75,7 @@ def main() -> None:
         replay_times.append(time.perf_counter() - start)
         gc.enable()
     parse_s, replay_s = min(parse_times), min(replay_times)
+    print(f"engine: {Path(scorekeeper.__file__).parent}")
     print(f"file: {args.deals} deals, {len(text) / 1e6:.2f} MB")
     print(f"json.loads:         {parse_s * 1000:8.1f} ms")
     print(f"replay + settle:    {replay_s * 1000:8.1f} ms  ({args.deals / replay_s:,.0f} deals/s; goal 100,000)")

@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .engine import Code, Problem, Replay, Text
-from .pulyafile import FileError, Pulka, literal_text, loads, result_json
-from .render.text import decimal, points, signed
+from .pulyafile import FileError, Pulka, literal_text, loads, replay_for_result, write_result
 
 if TYPE_CHECKING:  # the web's libraries load only when a command needs them
     from .web.store.accounts import AccountStore
@@ -37,6 +36,7 @@ def _one_line(text: str) -> str:
 
 def format_result(pulka: Pulka, replayed: Replay) -> str:
     """The replay result for people: the sheet, the balances, who pays whom."""
+    from .render.text import decimal, points, signed  # the renderers (and Babel) only for this: not for --json
     names, rules, sheet = pulka.players, pulka.rules, replayed.sheet
     settlement = pulka.settle(replayed)
     width = max(8, *(len(name) for name in names)) + 2
@@ -84,7 +84,7 @@ def replay_command(args: argparse.Namespace) -> int:
             raise FileError(Problem(Code.BAD_JSON, "", Text(reason))) from None
         pulka = loads(text)
         with _gc_paused():
-            replayed = pulka.replay()
+            replayed = replay_for_result(pulka) if args.json else pulka.replay()
     except FileError as error:
         problem = error.problem
         where = f"field {problem.field}" if problem.field else "the file"
@@ -93,7 +93,9 @@ def replay_command(args: argparse.Namespace) -> int:
             print(json.dumps(error.to_json(), ensure_ascii=False))
         return 2
     if args.json:
-        print(json.dumps(result_json(pulka, replayed), ensure_ascii=False))
+        with _gc_paused():  # the lines written are let go as they are written: no cycles among them
+            write_result(pulka, replayed, sys.stdout)
+        print()
     else:
         print(format_result(pulka, replayed))
     return 0
@@ -282,7 +284,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    status: int = args.run(args)
+    return status
 
 
 if __name__ == "__main__":

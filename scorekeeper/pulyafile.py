@@ -7,14 +7,18 @@ own messages are English only: a `Text` made here, in no catalog yet.
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, NamedTuple, TextIO
 
 from .engine import (
-    Code, Contract, Deal, DealType, Problem, PulkaError, Replay, Rules, RulesError, Settlement, Text, json_value,
-    quoted, replay, settle,
+    Code, Contract, Deal, DealResult, DealType, Entry, Problem, PulkaError, Replay, Rules, RulesError, Settlement,
+    Text, json_value, quoted, replay, settle,
 )
 from .words import Msg
 
@@ -25,12 +29,25 @@ MAX_PULKA_NAME = 80
 MAX_CURRENCY = 8
 
 _TOP_KEYS = {"format", "name", "currency", "started", "players", "first_dealer", "rules", "deals"}
-# Each deal type's required keys, and all the keys it may have.
-_DEAL_KEYS = {
-    DealType.GAME: ({"type", "declarer", "contract"}, {"type", "declarer", "contract", "whist", "open", "tricks"}),
-    DealType.MISERE: ({"type", "declarer"}, {"type", "declarer", "tricks"}),
-    DealType.RASPASY: ({"type"}, {"type", "tricks"}),
-}
+
+
+class _Kind(NamedTuple):
+    """A deal type as the file has it: its required keys, all the keys it may have, and what it holds."""
+
+    type: DealType
+    required: set[str]
+    allowed: set[str]
+    declared: bool  # a declarer
+    bid: bool  # a contract and the defenders' words
+
+
+# By the type's name: a file has thousands of deals, and calling an enum (or reaching its member) is slow.
+_DEAL_KINDS = {kind.type.value: kind for kind in (
+    _Kind(DealType.GAME, {"type", "declarer", "contract"}, {"type", "declarer", "contract", "whist", "open", "tricks"},
+          True, True),
+    _Kind(DealType.MISERE, {"type", "declarer"}, {"type", "declarer", "tricks"}, True, False),
+    _Kind(DealType.RASPASY, {"type"}, {"type", "tricks"}, False, False),
+)}
 
 
 class FileError(ValueError):
@@ -63,10 +80,10 @@ class Pulka:
     currency: str | None = None
     started: datetime | None = None  # with its offset
 
-    def replay(self) -> Replay:
-        """The engine's replay; FileError (with names) if a deal is invalid."""
+    def replay(self, say: Callable[[Entry], Any] | None = None) -> Replay:
+        """The engine's replay (`say` as its); FileError (with names) if a deal is invalid."""
         try:
-            return replay(self.rules, len(self.players), self.deals, self.first_dealer)
+            return replay(self.rules, len(self.players), self.deals, self.first_dealer, say=say)
         except PulkaError as error:
             raise FileError(error.problems[0], self.players) from None
 
@@ -116,13 +133,14 @@ def parse(data: object) -> Pulka:
     players = tuple(data["players"])
     seat = {name: i for i, name in enumerate(players)}
     first_dealer = seat[data.get("first_dealer", players[0])]
-    deals = []
+    deals: list[Deal] = []
     for number, item in enumerate(data["deals"], 1):
         deal, problems = read_deal(item, seat, number)
         if problems:
             # The earlier deals may break the rules first: they are reported first.
             Pulka(players, rules, tuple(deals), first_dealer).replay()
             raise FileError(min(problems, key=lambda p: p.code.rank), players)
+        assert deal is not None  # no problem: a deal
         deals.append(deal)
     started = data.get("started")
     return Pulka(players, rules, tuple(deals), first_dealer, data.get("name"), data.get("currency"),
@@ -184,12 +202,12 @@ def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | N
     problems: list[Problem] = []
     if not isinstance(item, dict):
         return None, [Problem(Code.BAD_FORMAT, "", Msg("a deal is a JSON object"), number)]
-    kind = item.get("type")
-    if not isinstance(kind, str) or kind not in _DEAL_KEYS:
+    name = item.get("type")
+    found = _DEAL_KINDS.get(name) if isinstance(name, str) else None
+    if found is None:
         return None, [Problem(Code.BAD_FORMAT, "type",
-                              Msg("type must be game, misere or raspasy, not {kind}")(kind=quoted(kind)), number)]
-    kind = DealType(kind)
-    required, allowed = _DEAL_KEYS[kind]
+                              Msg("type must be game, misere or raspasy, not {kind}")(kind=quoted(name)), number)]
+    kind, required, allowed, declared, bid = found
     keys = item.keys()
     if not required <= keys <= allowed:
         problems += [Problem(Code.BAD_FORMAT, key, Msg("a {kind} deal has no key {key}")(kind=kind.value, key=quoted(key)), number)
@@ -197,14 +215,14 @@ def read_deal(item: object, seat: dict[str, int], number: int) -> tuple[Deal | N
         problems += [Problem(Code.BAD_FORMAT, key, MISSING(key=quoted(key)), number)
                      for key in sorted(required - keys)]
     declarer = None
-    if kind is not DealType.RASPASY and "declarer" in item:
+    if declared and "declarer" in item:
         declarer = _seat(item["declarer"], "declarer", seat, problems, number)
-    whist = _by_player(item, "whist", seat, problems, number) if kind is DealType.GAME else None
+    whist = _by_player(item, "whist", seat, problems, number) if bid else None
     tricks = _by_player(item, "tricks", seat, problems, number)
     is_open = item.get("open", False)
     if not isinstance(is_open, bool):
         problems.append(Problem(Code.BAD_FORMAT, "open", Msg("open must be true or false"), number))
-    contract = Contract.parse(item.get("contract")) if kind is DealType.GAME else None
+    contract = Contract.parse(item.get("contract")) if bid else None
     return Deal(kind, declarer, contract, whist, tricks, is_open is True), problems
 
 
@@ -215,7 +233,7 @@ def _seat(name: object, field: str, seat: dict[str, int], problems: list[Problem
     return found
 
 
-def _by_player(item: dict, field: str, seat: dict[str, int], problems: list[Problem],
+def _by_player(item: dict[str, Any], field: str, seat: dict[str, int], problems: list[Problem],
                number: int) -> dict[int, object] | None:
     """`{"Anna": 3, …}` as `{0: 3, …}`; unknown names are reported and left out."""
     value = item.get(field)
@@ -225,7 +243,10 @@ def _by_player(item: dict, field: str, seat: dict[str, int], problems: list[Prob
         problems.append(Problem(Code.BAD_FORMAT, field, Msg("{field} must be an object from player names to values")(field=field),
                                 number))
         return None
-    return {s: v for name, v in value.items() if (s := _seat(name, field, seat, problems, number)) is not None}
+    try:
+        return {seat[name]: v for name, v in value.items()}  # every name a player's, as a valid file has them
+    except KeyError:
+        return {s: v for name, v in value.items() if (s := _seat(name, field, seat, problems, number)) is not None}
 
 
 # -- writing -------------------------------------------------------------------
@@ -262,13 +283,56 @@ def dumps(pulka: Pulka) -> str:
     return json.dumps(to_json(pulka), ensure_ascii=False, indent=2) + "\n"
 
 
-def _by_name(players: tuple[str, ...], values) -> dict[str, Any]:
+def _by_name(players: tuple[str, ...], values: Iterable[int | Decimal | Fraction]) -> dict[str, Any]:
     return {name: json_value(value) for name, value in zip(players, values)}
 
 
 def result_json(pulka: Pulka, result: Replay | None = None) -> dict[str, Any]:
     """The `pulya-result/1` object of `scorekeeper replay --json`."""
     result = result or pulka.replay()
+    players = pulka.players
+    return _result_head(pulka, result) | {"deals": [
+        # A line the pulka writes twice is said once: each of its entries here an object of its own.
+        _deal_json(r, players) | {"entries": [dict(entry) for entry in entries]}
+        for r, entries in result.lines(_entry_json(players))
+    ]}
+
+
+def replay_for_result(pulka: Pulka) -> Replay:
+    """The pulka's replay with its lines already as `write_result` writes them (FileError as `Pulka.replay`)."""
+    return pulka.replay(_line_text(pulka.players))
+
+
+def write_result(pulka: Pulka, result: Replay, out: TextIO) -> None:
+    """`result_json` as `json.dumps(…, ensure_ascii=False)` writes it, deal by deal: the text and the objects of a
+    long pulka's every line are never all in memory at once, and a line the pulka writes again and again (the
+    same player writing the same points for the same reason) is written out once. A replay from
+    `replay_for_result` has its lines written out already; another's are written again."""
+    players = pulka.players
+    say = _line_text(players)
+    results = zip(result.results, result.said) if result.say is say else result.lines(say)
+    head = json.dumps(_result_head(pulka, result), ensure_ascii=False)
+    out.write(head[:-1] + ', "deals": [')  # the deals are the last key
+    # A deal's object as json.dumps writes _deal_json's, its entries the last key: each name and type as
+    # json.dumps writes it, the number as an int.
+    names = [json.dumps(name, ensure_ascii=False) for name in players]
+    types = {kind: json.dumps(kind.value) for kind in DealType}
+    separator = ""
+    for r, lines in results:
+        out.write(f'{separator}{{"n": {r.number}, "dealer": {names[r.dealer]}, "type": {types[r.deal.type]}, '
+                  f'"entries": [{", ".join(lines)}]}}')
+        separator = ", "
+    out.write("]}")
+
+
+@functools.lru_cache(maxsize=16)  # the same function for a table of players: a replay's lines are known by it
+def _line_text(players: tuple[str, ...]) -> Callable[[Entry], str]:
+    entry = _entry_json(players)
+    return lambda e: json.dumps(entry(e), ensure_ascii=False)
+
+
+def _result_head(pulka: Pulka, result: Replay) -> dict[str, Any]:
+    """The result without its deals."""
     players = pulka.players
     sheet = result.sheet
     settlement = pulka.settle(result)
@@ -293,18 +357,17 @@ def result_json(pulka: Pulka, result: Replay | None = None) -> dict[str, Any]:
                 for t in settlement.transfers
             ],
         },
-        "deals": [
-            {
-                "n": r.number,
-                "dealer": players[r.dealer],
-                "type": r.deal.type.value,
-                "entries": [
-                    {"player": players[e.player], "column": e.column.value}
-                    | ({"on": players[e.on]} if e.on is not None else {})
-                    | {"points": json_value(e.points), "reason": e.text(players)}
-                    for e in r.entries
-                ],
-            }
-            for r in result.results
-        ],
     }
+
+
+def _deal_json(r: DealResult, players: tuple[str, ...]) -> dict[str, Any]:
+    """A deal of the result, without its entries (`write_result` writes the same keys as text)."""
+    return {"n": r.number, "dealer": players[r.dealer], "type": r.deal.type.value}
+
+
+def _entry_json(players: tuple[str, ...]) -> Callable[[Entry], dict[str, Any]]:
+    def entry(e: Entry) -> dict[str, Any]:
+        return ({"player": players[e.player], "column": e.column.value}
+                | ({"on": players[e.on]} if e.on is not None else {})
+                | {"points": json_value(e.points), "reason": e.text(players)})
+    return entry

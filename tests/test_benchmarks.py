@@ -19,6 +19,7 @@ TINY = {
     "memory.py": ["--deals", "60", "--versions", "3"],
     "live.py": ["--tables", "2", "--phones", "2", "--seconds", "8", "--every", "1"],
     "contention.py": ["--writers", "3", "--deals", "6"],
+    "replay.py": ["--deals", "200", "--repeat", "1"],
 }
 
 

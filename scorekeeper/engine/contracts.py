@@ -67,7 +67,14 @@ class Contract:
     @property
     def label_text(self) -> Text | str:
         """The label as a value in a text: 7♥ as it is, 10NT to be translated."""
-        return NO_TRUMP(level=self.level) if self.strain is Strain.NO_TRUMP else self.label
+        made = _LABEL_TEXTS.get((self.level, self.strain))  # by its parts: a Contract's own hash is slow
+        return made if made is not None else _label_text(self)
+
+
+def _label_text(contract: Contract) -> Text | str:
+    return NO_TRUMP(level=contract.level) if contract.strain is Strain.NO_TRUMP else contract.label
 
 
 CONTRACTS = {str(c): c for c in (Contract(level, strain) for level in LEVELS for strain in Strain)}
+# Each deal's reasons name its contract: the labels are made once.
+_LABEL_TEXTS = {(contract.level, contract.strain): _label_text(contract) for contract in CONTRACTS.values()}

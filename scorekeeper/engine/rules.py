@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, TypeGuard
 
-from .contracts import Contract
+from .contracts import CONTRACTS, Contract
 from .problems import Code, Problem
 from .texts import Text, quoted
 
@@ -417,6 +417,12 @@ class Rules:
         it is always played, and the defenders carry no obligation."""
         return contract is not None and contract.level == 10 and self.ten_checked
 
+    @cached_property
+    def terms(self) -> dict[tuple[int, str], Terms]:
+        """What each contract is worth under these rules, by its level and strain: the table scoring reads
+        for every game, worked out once (a Rules is frozen; the table is kept beside its fields)."""
+        return {(c.level, c.strain): Terms.of(c, self) for c in CONTRACTS.values()}
+
     def to_dict(self) -> dict[str, JsonValue]:
         """JSON data: the preset and every parameter, resolved."""
         return {"preset": self.preset.value} | {p.name: json_value(getattr(self, p.name)) for p in PARAMETERS}
@@ -429,6 +435,29 @@ class Rules:
             for p in PARAMETERS
             if getattr(self, p.name) != getattr(base, p.name)
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Terms:
+    """What a contract is worth under a rule set (§4, §5, W2)."""
+
+    price: int
+    per_trick: int  # whists a defender writes per trick: whist_factor × price
+    remiz: int  # the declarer's gora per undertrick: remiz_factor × price
+    consolation: int  # per undertrick: consolation_factor × price, at least consolation_min
+    shortfall: int | Fraction  # a whister's gora per missing trick: shortfall_factor × price
+    duty: int  # the tricks the defenders undertake together
+    label: Text | str  # the contract as a value in a text
+    checked: bool  # a ten that is checked, not whisted
+
+    @classmethod
+    def of(cls, contract: Contract, rules: Rules) -> Terms:
+        price = contract.price
+        shortfall = rules.shortfall_factor * price
+        return cls(price, rules.whist_factor * price, rules.remiz_factor * price,
+                   max(rules.consolation_factor * price, rules.consolation_min),
+                   shortfall.numerator if shortfall.denominator == 1 else shortfall, contract.obligation,
+                   contract.label_text, rules.checked_ten(contract))
 
 
 class RulesError(ValueError):

@@ -32,6 +32,13 @@ class Seat:
 
     index: int
 
+    def __hash__(self) -> int:
+        return self.index  # equal seats hash alike without making a tuple: reasons are looked up by their values
+
+
+# The players as values, made once: a replay fills thousands of texts with them.
+SEATS = tuple(Seat(index) for index in range(4))
+
 
 @dataclass(frozen=True, slots=True)
 class Text:
@@ -49,10 +56,17 @@ class Text:
                                         self.count not in _fields(self.msgid)):
             raise ValueError(f"{self.msgid!r}: both forms have the same placeholders, the count among them")
 
-    def __call__(self, **values: Value) -> Text:
-        """This text with its values: one for each placeholder, a whole number for the count."""
+    def __call__(self, *ordered: Value, **values: Value) -> Text:
+        """This text with its values: one for each placeholder, a whole number for the count. Values may also
+        come in order, as `str.format` takes them: those of the placeholders not named, in the order the
+        template first names them (`REMIZ(declarer, count, contract, per)`)."""
         if self.values:
             raise ValueError(f"{self.msgid!r} has its values already")
+        if ordered:
+            names = [name for name in _order(self.msgid) if name not in values]
+            if len(ordered) != len(names):
+                raise ValueError(f"{self.msgid!r} takes {names} in order, not {len(ordered)} values")
+            values = dict(zip(names, ordered), **values)
         if values.keys() != _fields(self.msgid):
             raise ValueError(f"{self.msgid!r} takes {sorted(_fields(self.msgid))}, not {sorted(values)}")
         if self.count is not None and not _is_whole(values[self.count]):
@@ -61,14 +75,13 @@ class Text:
 
     def render(self, names: Sequence[str], gettext: Gettext, ngettext: Ngettext) -> str:
         """The text in the language of `gettext` and `ngettext`, with the players' names."""
-        values = dict(self.values)
         if self.plural is None or self.count is None:
             template = gettext(self.msgid)
         else:
-            count = values[self.count]
+            count = dict(self.values)[self.count]
             assert isinstance(count, int)  # __call__: a whole number
             template = ngettext(self.msgid, self.plural, count)
-        return template.format_map({name: _show(value, names, gettext, ngettext) for name, value in values.items()})
+        return template.format_map({name: _show(value, names, gettext, ngettext) for name, value in self.values})
 
     def text(self, names: Sequence[str]) -> str:
         """The text in English: the templates themselves."""
@@ -94,6 +107,12 @@ def _fields(template: str) -> frozenset[str]:
     return frozenset(part.partition("}")[0] for part in template.split("{")[1:])
 
 
+@functools.cache
+def _order(template: str) -> tuple[str, ...]:
+    """The placeholders of a template in the order it first names them."""
+    return tuple(dict.fromkeys(part.partition("}")[0] for part in template.split("{")[1:]))
+
+
 def _is_whole(value: Value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -103,6 +122,11 @@ _VULGAR = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", F
 
 
 def _show(value: Value, names: Sequence[str], gettext: Gettext, ngettext: Ngettext) -> str:
+    # The usual values first, by their exact type: a sheet's reasons are written by the thousand.
+    if type(value) is int or type(value) is str:
+        return str(value)
+    if type(value) is Seat:
+        return names[value.index]
     if isinstance(value, Seat):
         return names[value.index]
     if isinstance(value, Text):

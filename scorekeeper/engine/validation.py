@@ -2,18 +2,24 @@
 
 A deal read from a file or a form holds whatever was entered; this module is
 where each value is checked, so scoring only ever sees a valid deal.
+
+Nearly every deal is a usual one: a declarer and defenders from the seating's
+table, plain words, a count for each of the three players. `_USUAL` recognizes
+such a deal at a glance, as valid; any other is checked field by field by
+`_Checker`, which finds every problem. The glance accepts only what the checker
+would (tests/engine/test_validation.py holds it to that).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TypeGuard
 
 from .contracts import Contract, Strain
-from .deals import Deal, DealType, Word, defenders
+from .deals import HALF, PASS, WHIST, Deal, DealType, Seating, Word
 from .problems import Code, Problem
 from .rules import Rules
-from .sheet import Sheet
+from .sheet import Sheet, least_level, talon_seat
 from .texts import Seat, Text, quoted
 
 WORDS = tuple(Word)
@@ -54,16 +60,73 @@ def _is_count(value: object) -> TypeGuard[int]:
 
 def check(deal: Deal, sheet: Sheet, rules: Rules) -> list[Problem]:
     """Every problem of `deal` if it were the next deal of the pulka at `sheet`."""
-    return _Checker(deal, sheet, rules).problems
+    return check_next(deal, rules, sheet.deals + 1, sheet.seating, sheet.streak, sheet.finished)
+
+
+def check_next(deal: Deal, rules: Rules, number: int, seating: Seating, streak: int, finished: bool) -> list[Problem]:
+    """Every problem of `deal` as deal `number`, in `seating`, after `streak` raspasy in a row: what `check` reads
+    of a sheet, which a replay has without making one."""
+    if not finished and _USUAL[deal.type](deal, rules, seating, streak):
+        return []
+    return _Checker(deal, rules, number, seating, streak, finished).problems
+
+
+# -- the usual deal, at a glance -------------------------------------------------------------
+
+
+def _usual_tricks(tricks: Mapping[int, object] | None, seating: Seating) -> bool:
+    """A count for each of the three players and for no one else, adding up to 10."""
+    if tricks is None or tricks.keys() != seating.playing:
+        return False
+    a, b, c = tricks.values()
+    # Whole numbers, none below 0, adding up to 10: so none above 10 either.
+    return type(a) is int and type(b) is int and type(c) is int and min(a, b, c) >= 0 and a + b + c == 10
+
+
+def _usual_game(deal: Deal, rules: Rules, seating: Seating, streak: int) -> bool:
+    """An active declarer, a contract the raspasy streak allows, and either the defenders' plain words (with the
+    tricks when someone whisted, else none) or a checked ten with its tricks."""
+    contract, whist = deal.contract, deal.whist
+    pair = seating.defenders.get(deal.declarer)  # type: ignore[arg-type]  # None, or no active seat: no pair
+    if pair is None or contract is None or contract.level < least_level(rules, streak):
+        return False
+    if rules.checked_ten(contract):
+        return whist is None and _usual_tricks(deal.tricks, seating)
+    if whist is None or len(whist) != 2 or pair[0] not in whist or pair[1] not in whist:  # the defenders' only
+        return False
+    first, second = whist[pair[0]], whist[pair[1]]
+    if first not in _PLAIN or second not in _PLAIN:  # a half beside a pass, where the rules allow it
+        if not (first == PASS and second == HALF and contract.level in rules.half_whist):
+            return False
+    if rules.stalingrad and contract == STALINGRAD and not first == second == WHIST:
+        return False
+    return _usual_tricks(deal.tricks, seating) if WHIST in (first, second) else deal.tricks is None
+
+
+def _usual_raspasy(deal: Deal, rules: Rules, seating: Seating, streak: int) -> bool:
+    """The tricks of the three players (no talon's)."""
+    return _usual_tricks(deal.tricks, seating)
+
+
+def _unusual(deal: Deal, rules: Rules, seating: Seating, streak: int) -> bool:
+    return False  # a misère is checked field by field: its tricks may be the declarer's alone
+
+
+_PLAIN = (WHIST, PASS)
+_USUAL: dict[DealType, Callable[[Deal, Rules, Seating, int], bool]] = {
+    DealType.GAME: _usual_game, DealType.MISERE: _unusual, DealType.RASPASY: _usual_raspasy,
+}
+
+
+# -- every problem, field by field ------------------------------------------------------------
 
 
 class _Checker:
     """Collects every problem of one deal; each method checks one field."""
 
-    def __init__(self, deal: Deal, sheet: Sheet, rules: Rules):
-        self.deal, self.sheet, self.rules = deal, sheet, rules
-        self.number = sheet.deals + 1
-        self.active = sheet.active
+    def __init__(self, deal: Deal, rules: Rules, number: int, seating: Seating, streak: int, finished: bool):
+        self.deal, self.rules, self.number, self.seating, self.streak = deal, rules, number, seating, streak
+        self.active = seating.active
         self.problems: list[Problem] = []
         if deal.type is DealType.RASPASY:
             self.raspasy_tricks()
@@ -73,7 +136,7 @@ class _Checker:
                 self.misere_tricks()
             else:
                 self.game(declarer)
-        if sheet.finished:
+        if finished:
             self.problem(Code.PULKA_FINISHED, "type", FINISHED)
 
     def problem(self, code: Code, where: str, message: Text) -> None:
@@ -82,7 +145,7 @@ class _Checker:
     def declarer(self) -> int | None:
         """The declarer when he is one of the active players."""
         declarer = self.deal.declarer
-        if declarer is None or not 0 <= declarer < self.sheet.n:
+        if declarer is None or not 0 <= declarer < self.seating.n:
             self.problem(Code.UNKNOWN_PLAYER, "declarer", NO_DECLARER)
         elif declarer not in self.active:
             self.problem(Code.INACTIVE_PLAYER, "declarer", SITS_OUT_DECLARES(player=Seat(declarer)))
@@ -136,14 +199,14 @@ class _Checker:
                 self.played_tricks()
             elif deal.tricks is not None:
                 self.problem(Code.TRICKS_UNEXPECTED, "tricks", NOT_PLAYED)
-        least = self.sheet.least_level(rules)
+        least = least_level(rules, self.streak)
         if contract.level < least:
             self.problem(Code.RASPASY_EXIT, "contract",
-                         BELOW_EXIT(streak=self.sheet.streak, least=least, contract=contract.label_text))
+                         BELOW_EXIT(streak=self.streak, least=least, contract=contract.label_text))
 
     def words(self, whist: Mapping[int, object], declarer: int, contract: Contract) -> bool:
         """The defenders' words; True when they are complete and legal."""
-        first, second = defenders(self.active, declarer)
+        first, second = self.seating.defenders[declarer]
         ok = True
         for seat, word in whist.items():
             if seat not in self.active:
@@ -213,10 +276,10 @@ class _Checker:
             self.problem(Code.TRICKS_MISSING, "tricks", ENTER_RASPASY_TRICKS)
             return
         counts = self.counts(tricks, talon=True)
-        dealer = self.sheet.sitting_out
+        dealer = self.seating.sitting_out
         talon = counts.get(dealer, 0) if counts is not None and dealer is not None else 0
         if talon and dealer is not None:
-            if self.sheet.talon_seat(self.rules) is None:
+            if talon_seat(self.rules, dealer) is None:
                 self.problem(Code.BAD_TRICKS, "tricks", TALON_CLOSED(player=Seat(dealer)))
                 counts = None
             elif talon > 2:

@@ -236,7 +236,7 @@ def test_preview_without_javascript(app, client):
 @pytest.mark.parametrize(("change", "field", "message"), [
     ({"t2": "2"}, "tricks", "tricks add up to 11, a deal has 10"),
     ({"declarer": ""}, "declarer", "the declarer must be one of the players"),
-    ({"level": ""}, "contract", "the contract must be a level 6-10"),
+    ({"level": ""}, "contract", "Choose the level and the suit of the game."),  # the form's words (issue 17)
     ({"w0": "half"}, "whist", "half-whist is allowed on 6 and 7 under these rules, not on 8"),
     ({"t1": "many"}, "tricks", "B&#39;s tricks must be a whole number from 0 to 10, not &#39;many&#39;"),
     ({"type": "bridge"}, "type", "choose a game, misère or raspasy"),
