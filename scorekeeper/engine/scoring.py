@@ -61,6 +61,7 @@ class Entry:
 PULYA_FITS = Text("{reason} ({fits} of {points} fit: the pulya closes at {size})")
 WRITTEN_OFF = Text("{player}'s pulya is closed and nobody needs help: {surplus} surplus × {per} written off the gora")
 HELPS = Text("{helper} closes over the pulya and helps {player}: pulya +{given}")
+HELPS_CLOSED = Text("{helper}'s pulya is closed: the surplus helps {player}: pulya +{given}")
 # English writes "whists" after any product; Russian inflects the word by the number before it.
 HELP_WHISTS = Text("{helper} helps {player} with {given} pulya: {given} × {per} whists",
                    "{helper} helps {player} with {given} pulya: {given} × {per} whists", "per")
@@ -70,6 +71,7 @@ MISERE_TOOK = Text("{player} took {count} trick on misère: gora {count} × {per
                    "{player} took {count} tricks on misère: gora {count} × {per}", "count")
 # -- a game
 PASSED = Text("{declarer} plays {contract}, both defenders pass: pulya +{price}")
+HALF_PASSED = Text("{declarer} plays {contract}, {player} half-whists: pulya +{price}")
 HALF_WHISTS = Text("{player} half-whists {contract}: {count} trick × {per}",
                    "{player} half-whists {contract}: {count} tricks × {per}", "count")
 MADE = Text("{declarer} made {contract}: pulya +{price}")
@@ -192,13 +194,14 @@ class Tally:
                 self.line(player, _PULYA, fits, None, PULYA_FITS, (reason(*values), fits, points, size))
         surplus = points - fits
         if surplus and rules.overflow is Overflow.HELP_THEN_WRITEOFF:
-            surplus = self._help(player, surplus)
+            surplus = self._help(player, surplus, closed=not fits)
         if surplus:
             per = rules.writeoff_gora_per_point
             self.write_gora(player, -surplus * per, WRITTEN_OFF, SEATS[player], surplus, per)
 
-    def _help(self, helper: int, surplus: int) -> int:
-        """Fill the others' open pulyas, largest first (ties: nearest clockwise); return what is left."""
+    def _help(self, helper: int, surplus: int, closed: bool) -> int:
+        """Fill the others' open pulyas, largest first (ties: nearest clockwise); return what is left.
+        `closed`: the helper's pulya was closed before this write (it does not close over it now)."""
         size, per = self.rules.pulya_size, self.rules.help_whists_per_point
         others = [(helper + i) % self.n for i in range(1, self.n)]
         needy = sorted((seat for seat in others if self.pulya[seat] < size), key=lambda seat: -self.pulya[seat])
@@ -206,7 +209,8 @@ class Tally:
             given = min(surplus, size - self.pulya[seat])
             self.pulya[seat] += given
             if self.lines:
-                self.line(seat, _PULYA, given, None, HELPS, (SEATS[helper], SEATS[seat], given))
+                self.line(seat, _PULYA, given, None, HELPS_CLOSED if closed else HELPS,
+                          (SEATS[helper], SEATS[seat], given))
             self.write_whists(helper, seat, given * per, HELP_WHISTS, SEATS[helper], SEATS[seat], given, per)
             surplus -= given
             if not surplus:
@@ -262,7 +266,10 @@ class Tally:
         assert whist is not None  # validation: both defenders said their word
         whisters = [seat for seat in (first, second) if whist[seat] == WHIST]
         if not whisters:
-            self.write_pulya(declarer, price, PASSED, d, name, price)
+            if whist[second] == HALF:
+                self.write_pulya(declarer, price, HALF_PASSED, d, name, SEATS[second], price)
+            else:
+                self.write_pulya(declarer, price, PASSED, d, name, price)
             if whist[second] == HALF:
                 half = terms.duty // 2
                 self.write_whists(second, declarer, half * per_trick, HALF_WHISTS, SEATS[second], name, half, per_trick)

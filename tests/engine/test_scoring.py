@@ -111,7 +111,7 @@ def test_q1_responsible(option, first, second):
 def test_ex34_half_whist():
     # §1.6, Ex 34: A 7♦, B passes, C says half, no play: C writes 1 trick × 4
     _, lines = score(SOCHI, game(A, "7D", {B: "pass", C: "half"}), sheet_for(C))
-    assert [line[3:] for line in lines] == [(4, "A plays 7♦, both defenders pass: pulya +4"),
+    assert [line[3:] for line in lines] == [(4, "A plays 7♦, C half-whists: pulya +4"),  # not "both pass" (issue 17)
                                             (4, "C half-whists 7♦: 1 trick × 4")]
 
 
