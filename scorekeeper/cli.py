@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .engine import Code, Problem, Replay, Text
 from .pulyafile import FileError, Pulka, literal_text, loads, replay_for_result, write_result
+from .settled import settled
 
 if TYPE_CHECKING:  # the web's libraries load only when a command needs them
     from .web.store.accounts import AccountStore
@@ -38,7 +39,7 @@ def format_result(pulka: Pulka, replayed: Replay) -> str:
     """The replay result for people: the sheet, the balances, who pays whom."""
     from .render.text import decimal, points, signed  # the renderers (and Babel) only for this: not for --json
     names, rules, sheet = pulka.players, pulka.rules, replayed.sheet
-    settlement = pulka.settle(replayed)
+    settlement = settled(names, sheet, rules, pulka.settle(replayed))
     width = max(8, *(len(name) for name in names)) + 2
     lines = [
         f"Pulka of {', '.join(names)}: {rules.preset} rules, pulya {rules.pulya_size}, "
@@ -52,11 +53,11 @@ def format_result(pulka: Pulka, replayed: Replay) -> str:
                      + "            " + whists)
     state = "finished" if sheet.finished else f"not finished; next to deal: {names[sheet.dealer]}"
     lines += ["", f"The pulka is {state}.", "", "Balance (whists, money):"]
-    for name, balance, money in zip(names, settlement.balance, settlement.money):
-        lines.append(f"  {name.ljust(width)}{signed(balance).rjust(10)}{signed(money).rjust(12)}")
+    for row in settlement.standings:
+        lines.append(f"  {row.name.ljust(width)}{signed(row.balance).rjust(10)}{signed(row.money).rjust(12)}")
     lines.append("")
-    if settlement.transfers:
-        lines += [f"  {names[t.payer]} pays {names[t.payee]} {t.amount:.2f}" for t in settlement.transfers]
+    if settlement.payments:
+        lines += [f"  {p.payer} pays {p.payee} {p.amount:.2f}" for p in settlement.payments]
     else:
         lines.append("  Nobody owes anybody.")
     return "\n".join(lines)

@@ -20,6 +20,8 @@ from .engine import (
     Code, Contract, Deal, DealResult, DealType, Entry, Problem, PulkaError, Replay, Rules, RulesError, Settlement,
     Text, json_value, quoted, replay, settle,
 )
+from .engine.settlement import round_half_away
+from .settled import Settled, settled
 from .words import Msg
 
 FORMAT = "pulya/1"
@@ -335,7 +337,6 @@ def _result_head(pulka: Pulka, result: Replay) -> dict[str, Any]:
     """The result without its deals."""
     players = pulka.players
     sheet = result.sheet
-    settlement = pulka.settle(result)
     return {
         "format": RESULT_FORMAT,
         "players": list(players),
@@ -349,14 +350,21 @@ def _result_head(pulka: Pulka, result: Replay) -> dict[str, Any]:
                 for i, name in enumerate(players)
             },
         },
-        "settlement": {
-            "balance": _by_name(players, settlement.balance),
-            "money": _by_name(players, settlement.money),
-            "transfers": [
-                {"from": players[t.payer], "to": players[t.payee], "amount": json_value(t.amount)}
-                for t in settlement.transfers
-            ],
-        },
+        "settlement": settlement_json(settled(players, sheet, pulka.rules, pulka.settle(result))),
+    }
+
+
+def settlement_json(s: Settled) -> dict[str, Any]:
+    """The result's `settlement` (FORMAT.md §2 and §4): balances, money, the fewest transfers, the amnesty and
+    the pairwise table, each pair rounded half away from zero to 2 decimals."""
+    names = s.players
+    return {
+        "balance": {row.name: json_value(row.balance) for row in s.standings},
+        "money": {row.name: json_value(row.money) for row in s.standings},
+        "transfers": [{"from": p.payer, "to": p.payee, "amount": json_value(p.amount)} for p in s.payments],
+        "amnesty": json_value(s.amnesty),
+        "pairwise": {x: {y: json_value(round_half_away(s.pairwise[i][j])) for j, y in enumerate(names) if j != i}
+                     for i, x in enumerate(names)},
     }
 
 

@@ -90,3 +90,18 @@ def test_written_when_set_and_read_back():
     assert {key: data[key] for key in DESCRIBED} == DESCRIBED
     assert parse(data) == read and dumps(loads(dumps(read))) == dumps(read)
     assert set(to_json(parse(pulka(deals=DEALS)))) == {"format", "players", "first_dealer", "rules", "deals"}
+
+
+def test_the_result_settles_with_the_amnesty_and_the_pairwise_table():
+    """rules.md §10's Sochi example (FORMAT.md §2, §4): the smallest gora is 6; A wins 142 from B and 121⅓
+    from C; the table is antisymmetric and each row sums to its player's balance."""
+    from pathlib import Path
+
+    file = loads((Path(__file__).parent / "data" / "sochi_examples.json").read_text())
+    settlement = result_json(file, file.replay())["settlement"]
+    assert settlement["amnesty"] == 6
+    pairwise = settlement["pairwise"]
+    assert pairwise["A"] == {"B": 142, "C": 121.33} and pairwise["C"]["B"] == 72.67
+    assert all(pairwise[x][y] == -pairwise[y][x] for x in "ABC" for y in "ABC" if x != y)
+    # Each pair is rounded on its own: a row's sum is its balance to within a cent a pair (exact in the engine).
+    assert all(abs(sum(pairwise[x].values()) - settlement["balance"][x]) <= 0.02 for x in "ABC")

@@ -30,6 +30,7 @@ from jinja2 import Environment, FileSystemLoader
 from .. import i18n_engine
 from ..engine import Column, Entry, Points, Replay, Rules, Settlement, Text, settle
 from ..resources import STATIC_DIR, TEMPLATES_DIR
+from ..settled import settled
 from ..words import Msg
 from .svg import sheet_svg
 from .text import PRESET_TITLES, amount, decimal, describe, filename, points, rules_in_words, signed, unbroken
@@ -116,6 +117,7 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
 
     n = len(names)
     sheet = replay.sheet
+    shown = settled(names, sheet, rules, settlement)
     # The size and the price are on page 1 anyway; "changed" lists the other departures from the preset.
     overrides = {k: v for k, v in rules.overrides().items() if k not in ("preset", "pulya_size", "whist_price")}
     when = created.strftime("%Y-%m-%d %H:%M") if isinstance(created, datetime) else created.isoformat()
@@ -159,25 +161,18 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
             for i in range(n)
         ],
         "balances": [
-            {
-                "name": names[i],
-                "exact": signed_(settlement.net[i]),
-                "balance": signed_(settlement.balance[i]),
-                "money": amount(settlement.money[i], currency, sign=True, language=language),
-            }
-            for i in range(n)
+            {"name": row.name, "exact": signed_(row.net), "balance": signed_(row.balance),
+             "money": amount(row.money, currency, sign=True, language=language)}
+            for row in shown.standings
         ],
-        "amnesty": points_(settlement.amnesty),
-        "gora_whists": [points_(settlement.gora_whists[i]) for i in range(n)],
+        "amnesty": points_(shown.amnesty),
+        "gora_whists": [points_(row.gora_whists) for row in shown.standings],
         "pairwise": [
-            {"name": names[i], "cells": ["—" if i == j else signed_(settlement.pairwise[i][j]) for j in range(n)]}
+            {"name": names[i], "cells": ["—" if i == j else signed_(shown.pairwise[i][j]) for j in range(n)]}
             for i in range(n)
         ],
-        "transfers": [
-            say(PAYS(payer=names[t.payer], payee=names[t.payee],
-                     amount=amount(t.amount, currency, language=language)))
-            for t in settlement.transfers
-        ],
+        "transfers": [say(PAYS(payer=p.payer, payee=p.payee, amount=amount(p.amount, currency, language=language)))
+                      for p in shown.payments],
         "fonts": {weight: path.as_uri() for weight, path in FONTS.items()},
     }
 

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from ...engine import Column
 from ...render.svg import sheet_svg
 from ...render.text import filename
+from ...settled import Settled, settled
 from ..domain.pulkas import Pulka, Summary
 from . import deals, exports, settlement
 from .filters import jsonable
@@ -106,9 +107,13 @@ class Presenter:
         }
 
     @cached_property
-    def balances(self) -> dict[str, Any]:
+    def settled(self) -> Settled:
         pulka = self.pulka
-        return settlement.balances(pulka.players, pulka.settlement, pulka.rules, pulka.currency)
+        return settled(pulka.players, pulka.sheet, pulka.rules, pulka.settlement)
+
+    @cached_property
+    def balances(self) -> dict[str, Any]:
+        return settlement.balances(self.settled, self.pulka.currency)
 
     @cached_property
     def sheet_json(self) -> str:
@@ -116,8 +121,7 @@ class Presenter:
 
     @cached_property
     def settlement(self) -> dict[str, Any]:
-        pulka = self.pulka
-        return settlement.settlement(pulka.players, pulka.sheet, pulka.settlement, pulka.rules, pulka.currency)
+        return settlement.settlement(self.settled, self.pulka.currency)
 
     @cached_property
     def pulka_json(self) -> dict[str, Any]:
