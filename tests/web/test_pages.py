@@ -15,7 +15,7 @@ from .conftest import SOCHI, add, create, form_fields, snapshot, sochi
 
 def text(response) -> str:
     """The page's visible text, tags stripped, whitespace collapsed."""
-    body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", response.get_data(as_text=True), flags=re.S)
+    body = re.sub(r"<(script|style|template)[^>]*>.*?</\1>", " ", response.get_data(as_text=True), flags=re.S)
     body = re.sub(r'<wbr>|<span class="n">([^<]*)</span>', r"\1", body)  # a chain's numbers: 2.3.10
     return " ".join(re.sub(r"<[^>]+>", " ", body).split())
 
@@ -196,7 +196,8 @@ def test_deal_page_says_who_deals_and_who_sits_out(client):
     pulka_id = create(client, ["Anna", "Boris", "Vera", "Gleb"], first_dealer="Vera")
     page = text(client.get(f"/p/{pulka_id}/deal"))
     assert "Deal 1" in page and "Vera deals · first hand Gleb · Vera sits out" in page
-    html = client.get(f"/p/{pulka_id}/deal").get_data(as_text=True)
+    page_html = client.get(f"/p/{pulka_id}/deal").get_data(as_text=True)
+    html, *ahead = page_html.split("<template data-ahead=")  # the form as shown; then the round ahead
     # Every player in his seat, in seating order; only the three active ones can declare (Vera deals: greyed),
     # and Gleb is marked as first hand. Vera's talon row is there for raspasy.
     assert re.findall(r'name="declarer" value="(\d)"', html) == ["0", "1", "2", "3"]
@@ -205,6 +206,10 @@ def test_deal_page_says_who_deals_and_who_sits_out(client):
     assert "Vera (talon, raspasy)" in html
     # Both defenders pass unless tapped otherwise.
     assert len(re.findall(r'value="pass"[^>]*checked', html)) == 3
+    # Seated ahead for a phone that keeps deals offline: deal 2 is Gleb's (he sits out, Anna is first hand).
+    assert len(ahead) == 4 and "Gleb deals · first hand Anna" in " ".join(re.sub(r"<[^>]+>", " ", ahead[1]).split())
+    assert re.search(r'name="declarer" value="3" aria-label="Gleb deals and sits out"\s+disabled', ahead[1])
+    assert len(re.findall(r'value="pass"[^>]*checked', ahead[1])) == 3
 
 
 def test_four_players_raspasy_with_talon(client):
