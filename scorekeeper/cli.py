@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .engine import Code, Problem, Replay, Text
-from .pulyafile import FileError, Pulka, literal_text, loads, replay_for_result, write_result
+from .engine import Code, Problem, Replay
+from .pulyafile import FileError, Pulka, loads, replay_for_result, write_result
 from .settled import settled
+from .words import literal
 
 if TYPE_CHECKING:  # the web's libraries load only when a command needs them
     from .web.store.accounts import AccountStore
@@ -81,8 +82,7 @@ def replay_command(args: argparse.Namespace) -> int:
         try:
             text = _read(args.file)
         except OSError as error:
-            reason = literal_text(f"cannot read {args.file}: {error.strerror}")
-            raise FileError(Problem(Code.BAD_JSON, "", Text(reason))) from None
+            raise FileError(Problem(Code.BAD_JSON, "", literal(f"cannot read {args.file}: {error.strerror}"))) from None
         pulka = loads(text)
         with _gc_paused():
             replayed = replay_for_result(pulka) if args.json else pulka.replay()
@@ -272,8 +272,8 @@ def build_parser() -> argparse.ArgumentParser:
     create.set_defaults(run=account_create_command)
 
     backup = commands.add_parser("backup", help="copy the database to FILE, also while the server runs")
-    backup.add_argument("file", help=f"FILE.json.gz: an archive (SQLite or PostgreSQL); any other name: "
-                                     f"an SQLite copy (SQLite only)")
+    backup.add_argument("file", help="FILE.json.gz: an archive (SQLite or PostgreSQL); any other name: "
+                                     "an SQLite copy (SQLite only)")
     backup.add_argument("--url", help=url_help)
     backup.set_defaults(run=backup_command)
     restore = commands.add_parser("restore", help="restore a backup into an empty database")
