@@ -36,19 +36,26 @@ def test_index_lists_pulkas(client):
 
 
 def test_same_players_again(client):
-    """One tap makes a new pulka with the same players, seats, first dealer, rules and currency, and opens it."""
+    """One tap makes the table's next pulka with the same players, seats, rules and currency, and opens it: the
+    first dealer follows on from the last deal, the name says which of the evening it is."""
     pulka_id = create(client, ["Anna", "Boris", "Vera", "Gleb"], rules={"preset": "rostov", "pulya_size": 30},
                       first_dealer="Vera", currency="€", name="Friday")
     add(client, pulka_id, {"type": "raspasy", "tricks": {"Anna": 4, "Boris": 3, "Gleb": 3}})
     response = client.post(f"/p/{pulka_id}/again")
     assert response.status_code == 302
-    new_id = response.headers["Location"].rsplit("/", 1)[1]
+    new_id = response.headers["Location"].split("?")[0].rsplit("/", 1)[1]
     assert new_id != pulka_id
     old, new = (client.get(f"/api/v1/pulkas/{uid}").json for uid in (pulka_id, new_id))
-    same = ("name", "players", "first_dealer", "currency", "rules", "overrides")
+    same = ("players", "currency", "rules", "overrides")
     assert {key: new[key] for key in same} == {key: old[key] for key in same}
+    assert (new["name"], new["first_dealer"]) == ("Friday, 2", "Gleb")  # Vera dealt deal 1: Gleb deals next
     assert new["deals"] == 0 and old["deals"] == 1
-    assert "A new pulka for the same table: Vera deals first." in text(client.get(f"/p/{new_id}"))
+    assert "A new pulka for the same table: Gleb deals first." in text(client.get(f"/p/{new_id}"))
+    third = client.post(f"/p/{new_id}/again", data={"first_dealer": "Boris"}).headers["Location"]
+    third = client.get(f"/api/v1/pulkas/{third.split('?')[0].rsplit('/', 1)[1]}").json
+    assert (third["name"], third["first_dealer"]) == ("Friday, 3", "Boris")  # chosen
+    refused = client.post(f"/p/{new_id}/again", data={"first_dealer": "Nobody"})
+    assert refused.status_code == 400 and "the first dealer is one of the players" in text(refused)
 
 
 # -- a new pulka ----------------------------------------------------------------------------------
