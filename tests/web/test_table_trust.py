@@ -1,7 +1,7 @@
 """A table that can trust it, in a real browser at 390×844, in Russian and in English: the owner makes Boris's
 scorer link on the page and passes it on; Boris's phone shows the sheet from his seat; both phones enter deal 1
 and the second is asked, never renumbered silently; the owner's phone says who wrote; a checked ten's form
-keeps its footer to a third of the screen; the settlement says who pays whom with an arrow; "same players
+keeps its footer to a third of the screen; the rules are said in words; the settlement says who pays whom with an arrow; "same players
 again" keeps Boris's link, which opens the table's next pulka. Visible words are checked; screenshots go to
 the artifacts folder. (Offline, the next deal: tests/web/test_offline.py, in both languages too.)"""
 
@@ -118,6 +118,11 @@ def test_two_phones_one_link_for_the_evening(table):
     assert transfers and all(found), transfers
     assert {(m["payer"], m["payee"]) for m in found} == {(names[0], names[1]), (names[2], names[1])}
     shot(owner, language, "settlement")
+
+    # The rules in the players' words, never a parameter's name or a raw value.
+    owner.goto(f"{base}/p/{uid}/settings")
+    rules = owner.locator("main").inner_text()
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b|\b(True|False|true|false|null)\b|§", rules), rules
 
     # Same players again: Boris's link opens the next pulka, a scorer still; Vera deals first (she would next).
     owner.goto(f"{base}/")
