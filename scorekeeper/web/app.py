@@ -26,6 +26,14 @@ from .views.pulkas import weight
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
+SESSION_DEFAULTS: dict[str, Any] = {
+    # A phone at the table stays signed in, and keeps the share links it opened; the server ends the session
+    # at log-out (access.sign_out), so a copied cookie does not outlive it.
+    "PERMANENT_SESSION_LIFETIME": timedelta(days=365),
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_HTTPONLY": True,
+}
+
 
 def size(text: str) -> int:
     """Bytes from "2097152", "512K" or "2M" (binary kilo- and megabytes)."""
@@ -83,8 +91,12 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     if app.config["REGISTRATION"] not in ("open", "closed"):
         raise Unavailable("SCOREKEEPER_REGISTRATION is open or closed")
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a pulka lasts an evening; a form may sit open for hours
-    app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=365))  # share links opened in a browser
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    # Flask's own config defines these keys (SameSite None, 31 days): a setdefault would keep Flask's. Ours
+    # hold unless the caller's config or a FLASK_* variable names them.
+    given = set(config or {}) | {name.removeprefix("FLASK_") for name in os.environ if name.startswith("FLASK_")}
+    for name, value in SESSION_DEFAULTS.items():
+        if name not in given:
+            app.config[name] = value
     if hosts := os.environ.get("SCOREKEEPER_TRUSTED_HOSTS"):
         app.config.setdefault("TRUSTED_HOSTS", [host.strip() for host in hosts.split(",") if host.strip()])
     if proxies := int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0):

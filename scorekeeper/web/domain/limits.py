@@ -9,8 +9,12 @@ PLAYER_NAME_MAX = pulyafile.MAX_NAME
 PULKA_NAME_MAX = pulyafile.MAX_PULKA_NAME
 CURRENCY_MAX = pulyafile.MAX_CURRENCY
 USERNAME_MAX = 40
+# NFKC may write one character as several (ﷺ is 18): a key longer than its column is refused.
+USERNAME_KEY_MAX = USERNAME_MAX * 3
 SHARE_LABEL_MAX = 40
 IDEMPOTENCY_KEY_MAX = 100
 # The largest INTEGER column value (PostgreSQL's 32 bits; SQLite's are wider): a number beyond it, in a path,
 # a query or a body, is refused where it is read, never sent in a query that PostgreSQL refuses.
 INT_MAX = 2**31 - 1
+# The longest address a redirect goes back to (`next=`): a page's path and query, never a page of text.
+PATH_MAX = 2000

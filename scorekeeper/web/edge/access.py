@@ -105,6 +105,8 @@ NEEDS: dict[str, Need] = {
 _MAY_NOT = {Role.VIEWER: Msg("a viewer link may not do this"), Role.SCORER: Msg("a scorer link may not do this")}
 
 SESSION_SHARES = "shares"  # the share links' tokens this browser has opened
+SESSION_ID = "sid"  # the secret naming the session the server keeps (services.accounts.start_session)
+SESSION_USER = "_user_id"  # Flask-Login's
 MOST_SHARES = 20
 
 
@@ -197,6 +199,7 @@ def check() -> None:
     if endpoint is None:
         return  # no such route: Flask answers 404 or 405
     need = NEEDS[endpoint]  # a route without a rule is a bug: the access test walks every route
+    _session_ended()
     g.caller = who = _caller()
     g.role = None
     if request.method not in ("GET", "HEAD", "OPTIONS") and _by_cookie(who):
@@ -254,8 +257,37 @@ def _valid_share(token: str) -> bool:
     return store().shares.share(token) is not None
 
 
+def _session_ended() -> None:
+    """A session the server no longer keeps (logged out, signed in anew, its password changed) is empty, even
+    if its cookie was copied before: it opens neither the account nor the links it had opened."""
+    if SESSION_ID not in session and SESSION_USER not in session and SESSION_SHARES not in session:
+        return
+    secret = session.get(SESSION_ID)
+    if not (isinstance(secret, str) and accounts.session_alive(store().accounts, secret, remembered=polling())):
+        session.clear()
+
+
+def start_session(account: Account | None = None) -> None:
+    """A fresh session, for a log-in (or a link opened without one): nothing of the one before (its links,
+    its CSRF token, its messages) carries over, and the one before ends on the server."""
+    end_session()
+    lifetime = current_app.permanent_session_lifetime
+    session[SESSION_ID] = accounts.start_session(store().accounts, account, lifetime)
+    session.permanent = True
+
+
+def end_session() -> None:
+    """Log-out: the server forgets the session, and the browser's cookie is emptied."""
+    secret = session.get(SESSION_ID)
+    if isinstance(secret, str):
+        accounts.end_session(store().accounts, secret)
+    session.clear()
+
+
 def remember_share(token: str) -> None:
     """This browser opened a share link: it keeps working here until the owner revokes it."""
+    if SESSION_ID not in session:
+        start_session()
     held = [t for t in session.get(SESSION_SHARES, []) if t != token]
     session[SESSION_SHARES] = [*held, token][-MOST_SHARES:]
     session.permanent = True

@@ -29,6 +29,7 @@ from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ADVANCED, ConfirmForm, ImportForm, PulkaForm, bounds, form_field, text_of
 from ..edge.idempotency import idempotent, new_key, went, write
 from ..edge.presenting import download, presenter
+from ..edge.security import remember_choice
 from ..services import pulkas as pulka_service
 from ..views.filters import orientation_of
 from ..views.pulkas import card
@@ -163,7 +164,7 @@ def sheet(uid: str) -> ResponseReturnValue:
     response = make_response(page)
     if chosen == orientation:
         # Remembered for every pulka, so the sheet keeps its turn after each deal's redirect.
-        response.set_cookie(ORIENTATION_COOKIE, orientation, max_age=365 * 24 * 3600, samesite="Lax")
+        remember_choice(response, ORIENTATION_COOKIE, orientation)
     return response
 
 
@@ -178,7 +179,7 @@ def settlement(uid: str) -> ResponseReturnValue:
     response = make_response(render_template("pulkas/settlement.html", pulka=pulka, view=view.settlement,
                                              balances=view.balances, cash=cash, units=CASH_UNITS))
     if chosen is not None:
-        response.set_cookie(CASH_COOKIE, str(unit or ""), max_age=365 * 24 * 3600, samesite="Lax")
+        remember_choice(response, CASH_COOKIE, str(unit or ""))
     return response
 
 

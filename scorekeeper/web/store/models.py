@@ -9,11 +9,12 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, MetaData, String, Text, UniqueConstraint
+from sqlalchemy import (JSON, Boolean, DateTime, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint,
+                        text)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from ..domain.limits import (CURRENCY_MAX, IDEMPOTENCY_KEY_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX, SHARE_LABEL_MAX,
-                             USERNAME_MAX)
+                             USERNAME_KEY_MAX, USERNAME_MAX)
 
 # Named constraints keep Alembic migrations portable between SQLite and PostgreSQL.
 NAMING = {
@@ -36,11 +37,14 @@ class AccountRow(Base):
     """Who keeps pulkas. Accounts are disabled, never deleted: their pulkas stay theirs."""
 
     __tablename__ = "accounts"
+    # One administrator, however many register at once on an empty instance (store.accounts.create_account).
+    __table_args__ = (Index("uq_accounts_one_admin", "is_admin", unique=True, sqlite_where=text("is_admin"),
+                            postgresql_where=text("is_admin")),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(USERNAME_MAX))
-    # The username as compared (casefolded): "Anna" and "anna" are one account.
-    username_key: Mapped[str] = mapped_column(String(USERNAME_MAX * 3), unique=True)
+    # The username as compared (domain.accounts.username_key): "Anna" and "anna" are one account.
+    username_key: Mapped[str] = mapped_column(String(USERNAME_KEY_MAX), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     disabled: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -69,8 +73,19 @@ class LoginFailureRow(Base):
     __tablename__ = "login_failures"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    key: Mapped[str] = mapped_column(String(200), index=True)  # "account:<username_key>" or "address:<ip>"
+    key: Mapped[str] = mapped_column(String(200), index=True)  # services.accounts.failure_keys
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SessionRow(Base):
+    """A browser's session, kept on the server: the cookie names it (by a secret whose hash this is), and
+    once it ends (log-out, a new log-in, a password change) a copy of the cookie opens nothing."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
 
 
 class PlayerRow(Base):
