@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from ...engine import Code, Text
 from ...words import Msg, literal
-from ..domain.refusals import ErrorCode, Fault, Refused
+from ..domain.refusals import ErrorCode, Fault, Refused, TooManyAttempts
 from . import i18n
 
 E = ErrorCode
@@ -105,6 +105,11 @@ def respond(error: Refused) -> Reply:
                            message=i18n.say(error)), code
 
 
+def waits(error: Refused) -> dict[str, str]:
+    """The headers of a refusal: when to try again, for too many failed log-ins."""
+    return {"Retry-After": str(error.minutes * 60)} if isinstance(error, TooManyAttempts) else {}
+
+
 def register(app: Flask) -> None:
     """Every refusal, whoever raises it, answers in the app's look (pages) or as a JSON error (the API)."""
 
@@ -112,6 +117,7 @@ def register(app: Flask) -> None:
         return respond(Refused(message or MESSAGES.get(ErrorCode(code)) or literal(code), code=code))
 
     app.register_error_handler(Refused, respond)
+    app.register_error_handler(TooManyAttempts, lambda error: (*respond(error), waits(error)))
     app.register_error_handler(CSRFError, lambda error: general(E.CSRF))
 
     @app.errorhandler(HTTPException)

@@ -14,7 +14,7 @@ from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import User, caller, end_session, my_account, start_session
 from ..edge.context import store
-from ..edge.errors import STATUS, field_errors
+from ..edge.errors import STATUS, field_errors, waits
 from ..edge.security import remember_choice
 from ..edge.forms import AccountForm, ConfirmForm, LoginForm, PasswordForm
 from ..services import accounts as account_service
@@ -49,7 +49,7 @@ def login() -> ResponseReturnValue:
                                         request.remote_addr or "")
     except Refused as error:
         return render_template("accounts/login.html", form=form, errors=field_errors(error), open=registration_open()), \
-            STATUS[error.code]
+            STATUS[error.code], waits(error)
     sign_in(account)
     return redirect(_next())
 
