@@ -23,7 +23,7 @@ from ..domain.pulkas import Pulka, read_settings
 from ..domain.reading import read_pulka_file
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import actor, me, role
+from ..edge.access import Caller, actor, me, role
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ADVANCED, ConfirmForm, ImportForm, PulkaForm, bounds, form_field, text_of
@@ -42,6 +42,7 @@ CASH_COOKIE = "cash"  # the unit this browser's table settles in
 # Stand for the CSRF token and for each form's idempotency key in a cached page; each request puts its own in.
 _TOKEN = "\x00csrf-token\x00"
 _KEY = "\x00idempotency-key\x00"
+_WHO = Markup("\x00who\x00")
 
 
 @bp.get("/")
@@ -150,16 +151,19 @@ def sheet(uid: str) -> ResponseReturnValue:
 
     notices = told(pulka)
 
-    def render(token: str | None = None, once: str | None = None) -> str:
+    def render(token: str | None = None, once: str | None = None, **nobody: object) -> str:
         return render_template("pulkas/sheet.html", pulka=pulka, view=view.sheet, balances=view.balances, token=token,
                                once=once, orientation=orientation, drawing=Markup(view.drawing(orientation)),
-                               restore=undone(pulka), told=notices)
+                               restore=undone(pulka), told=notices, **nobody)
 
     if notices or session.get("_flashes") or not current_app.config.get("PAGE_CACHE", True):
         page = render()  # a page with messages is this request's own
     else:
-        key = ("pulkas/sheet.html", orientation, role())  # a viewer's page has no buttons to change the pulka
-        page = view.page(key, lambda: render(_TOKEN, _KEY)).replace(_TOKEN, generate_csrf())
+        # Kept for every caller of one role (a viewer's page has no buttons to change the pulka), so rendered as
+        # nobody's: the caller's name and links go in per request, like the CSRF token and the keys.
+        key = ("pulkas/sheet.html", orientation, role())
+        page = view.page(key, lambda: render(_TOKEN, _KEY, caller=Caller(), who=_WHO))
+        page = page.replace(_TOKEN, generate_csrf()).replace(_WHO, render_template("_who.html"))
         page = re.sub(_KEY, lambda _: new_key(), page)
     response = make_response(page)
     if chosen == orientation:
