@@ -99,7 +99,11 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
             app.config[name] = value
     if hosts := os.environ.get("SCOREKEEPER_TRUSTED_HOSTS"):
         app.config.setdefault("TRUSTED_HOSTS", [host.strip() for host in hosts.split(",") if host.strip()])
-    if proxies := int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0):
+    try:
+        app.config.setdefault("PROXIES", int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0))
+    except ValueError:
+        raise Unavailable("SCOREKEEPER_PROXIES is the number of proxies in front, such as 1") from None
+    if proxies := app.config["PROXIES"]:
         # Behind a reverse proxy: the client's address (the login limit counts by it), scheme and host
         # come from its X-Forwarded-* headers, trusted for that many proxies and no more.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
