@@ -150,3 +150,14 @@ def test_a_forged_or_unknown_session_id_is_nobody(app):
     with anna.session_transaction() as session:
         session["sid"], session["_user_id"] = ["not", "text"], "1:1"
     assert anna.get("/").status_code == 302
+
+
+def test_every_answer_names_its_session_for_the_service_worker(app):
+    """static/sw.js keeps one session's pages: the name changes with the session, and opens nothing."""
+    anna = _browser(app)
+    first = anna.get("/").headers["Scorekeeper-Session"]
+    assert first == anna.get("/account").headers["Scorekeeper-Session"] != "none"
+    assert first not in _session_cookie(anna)
+    assert anna.post("/login", data={"username": "anna", "password": PASSWORD}).headers["Scorekeeper-Session"] != first
+    assert anna.post("/logout").headers["Scorekeeper-Session"] == "none"
+    assert app.test_client().get("/login").headers["Scorekeeper-Session"] == "none"

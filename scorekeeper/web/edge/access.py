@@ -9,10 +9,11 @@ not change answers 403.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from enum import StrEnum
 
-from flask import Flask, current_app, g, redirect, request, session, url_for
+from flask import Flask, Response, current_app, g, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import LoginManager, UserMixin, current_user
 from flask_wtf.csrf import CSRFProtect
@@ -139,6 +140,7 @@ def init(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_CHECK_DEFAULT", False)  # `check` decides: a bearer request has no cookie
     app.extensions["scorekeeper.csrf"] = CSRFProtect(app)
     app.before_request(check)
+    app.after_request(_name_session)
     app.register_error_handler(Unauthorized, _unauthorized)
     app.context_processor(_page_context)
 
@@ -265,6 +267,18 @@ def _session_ended() -> None:
     secret = session.get(SESSION_ID)
     if not (isinstance(secret, str) and accounts.session_alive(store().accounts, secret, remembered=polling())):
         session.clear()
+
+
+SESSION_HEADER = "Scorekeeper-Session"
+
+
+def _name_session(response: Response) -> Response:
+    """Which session an answer was sent to, for the service worker: the pages it keeps are one session's, and
+    another drops them (static/sw.js). A hash of the secret, which opens nothing; "none" without one."""
+    secret = session.get(SESSION_ID)
+    named = hashlib.sha256(f"pages:{secret}".encode()).hexdigest()[:16] if isinstance(secret, str) else "none"
+    response.headers[SESSION_HEADER] = named
+    return response
 
 
 def start_session(account: Account | None = None) -> None:
