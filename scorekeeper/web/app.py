@@ -16,6 +16,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from . import api, pages
 from .edge import access, errors, i18n, inputs, security, shell
+from .domain.limits import MAX_ACCOUNT_DEALS, MAX_PULKAS, AccountLimits
 from .edge.presenting import busy
 from .store import Store
 from .store.cache import VersionCache
@@ -112,9 +113,11 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         if app.config.get("MAX_CONTENT_LENGTH") is None:
             app.config["MAX_CONTENT_LENGTH"] = size(os.environ.get("SCOREKEEPER_MAX_UPLOAD", "2M"))
         app.config.setdefault("MAX_DEALS", int(os.environ.get("SCOREKEEPER_MAX_DEALS", "1000")))
+        app.config.setdefault("MAX_PULKAS", int(os.environ.get("SCOREKEEPER_MAX_PULKAS", MAX_PULKAS)))
+        app.config.setdefault("MAX_ACCOUNT_DEALS", int(os.environ.get("SCOREKEEPER_MAX_ACCOUNT_DEALS", MAX_ACCOUNT_DEALS)))
     except ValueError:
-        raise Unavailable("SCOREKEEPER_MAX_UPLOAD is a size such as 2M or 512K, and SCOREKEEPER_MAX_DEALS "
-                          "a whole number") from None
+        raise Unavailable("SCOREKEEPER_MAX_UPLOAD is a size such as 2M or 512K, and SCOREKEEPER_MAX_DEALS, "
+                          "SCOREKEEPER_MAX_PULKAS and SCOREKEEPER_MAX_ACCOUNT_DEALS whole numbers") from None
     app.config["MAX_FORM_MEMORY_SIZE"] = app.config["MAX_CONTENT_LENGTH"]  # a pasted pulka file is a form field
     app.config.setdefault("CACHE_MB", 64)
     app.config.setdefault("PDF_RENDERERS", 2)
@@ -132,7 +135,8 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     database.open(migrate=app.config.get("MIGRATE_ON_START", True))
     # One budget in bytes for the replayed pulkas and what is shown of them, least recently used out first.
     cache: VersionCache[Any] = VersionCache(int(app.config["CACHE_MB"] * 2**20), weight)
-    app.extensions["scorekeeper"] = Store(database, cache.section("pulkas"), app.config["MAX_DEALS"])
+    limits = AccountLimits(app.config["MAX_PULKAS"], app.config["MAX_ACCOUNT_DEALS"])
+    app.extensions["scorekeeper"] = Store(database, cache.section("pulkas"), app.config["MAX_DEALS"], limits)
     app.extensions["scorekeeper.presenters"] = cache.section("presenters")
     # PDFs render in PDF_RENDERERS worker processes, as many more requests may wait for one, and any beyond
     # are answered 503 with Retry-After: so PDFs hold at most four of waitress's eight threads, never all.

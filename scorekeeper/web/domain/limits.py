@@ -3,6 +3,8 @@ request checks them, so whatever a pulka file holds fits (FORMAT.md §1) and not
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ... import pulyafile
 
 PLAYER_NAME_MAX = pulyafile.MAX_NAME
@@ -13,6 +15,17 @@ USERNAME_MAX = 40
 USERNAME_KEY_MAX = USERNAME_MAX * 3
 SHARE_LABEL_MAX = 40
 IDEMPOTENCY_KEY_MAX = 100
+# What one account may keep (SCOREKEEPER_MAX_PULKAS, SCOREKEEPER_MAX_ACCOUNT_DEALS): its pulkas, and the deals
+# of all of them, so that one account cannot fill the server or the caches that every account shares.
+MAX_PULKAS = 1000
+MAX_ACCOUNT_DEALS = 100_000
+
+
+@dataclass(frozen=True)
+class AccountLimits:
+    pulkas: int = MAX_PULKAS
+    deals: int = MAX_ACCOUNT_DEALS
+
 # The largest INTEGER column value (PostgreSQL's 32 bits; SQLite's are wider): a number beyond it, in a path,
 # a query or a body, is refused where it is read, never sent in a query that PostgreSQL refuses.
 INT_MAX = 2**31 - 1

@@ -37,6 +37,8 @@ STATUS: dict[str, int] = {
     E.UNSUPPORTED_MEDIA_TYPE: 415,
     E.BAD_ACCOUNT: 422,
     E.TOO_MANY_DEALS: 422,
+    E.TOO_MANY_PULKAS: 422,
+    E.ACCOUNT_FULL: 422,
     E.IDEMPOTENCY_KEY_REUSED: 422,  # the same key with another request
     E.TOO_MANY_ATTEMPTS: 429,
     # Every other problem of the engine: the request was understood, and the rules refuse it.

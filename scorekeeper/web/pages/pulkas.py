@@ -47,7 +47,7 @@ _WHO = Markup("\x00who\x00")
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    return render_template("pulkas/index.html", pulkas=[card(summary, pulka) for summary, pulka
+    return render_template("pulkas/index.html", pulkas=[card(summary, standing) for summary, standing
                                                  in pulka_service.pulkas_as_they_stand(store().pulkas, me())])
 
 

@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session
 
 from ...engine import Deal, Replay
 from ..domain.idempotency import Answered, Once
-from ..domain.pulkas import Note, Pulka, Settings, Stamp, Summary
+from ..domain.limits import AccountLimits
+from ..domain.pulkas import Note, Pulka, Settings, Stamp, Standing, Summary
 from ..domain.refusals import NotFound, VersionConflict
 from ..domain.shares import Role
 from .cache import Section, VersionCache
@@ -46,10 +47,12 @@ def new_uid() -> str:
 class PulkaStore:
     """The pulkas of one database, and this process's pulkas by version (services.pulkas.PulkaRepository)."""
 
-    def __init__(self, db: Database, watch: Watch, cache: Section[Pulka] | None = None, max_deals: int = 1000):
+    def __init__(self, db: Database, watch: Watch, cache: Section[Pulka] | None = None, max_deals: int = 1000,
+                 limits: AccountLimits = AccountLimits()):
         self.db = db
         self.watch = watch
         self.max_deals = max_deals  # the app's limit on a pulka's deals, which the use cases keep
+        self.account_limits = limits  # and on an account's pulkas and deals in all
         # The app gives its share of one budget in bytes; alone (tests, commands): the 256 latest pulkas.
         self.cache: Section[Pulka] = cache or VersionCache[Any](256).section("pulkas")
 
@@ -101,7 +104,17 @@ class PulkaStore:
                 select(DealRow.pulka_id, func.count()).where(DealRow.pulka_id.in_([r.id for r in rows]))
                 .group_by(DealRow.pulka_id))}
             return [Summary(r.uid, r.name, players(r), counts.get(r.id, 0), aware(r.updated_at),
-                            Role.OWNER if r.owner_id == account_id else _best(shared[r.id])) for r in rows]
+                            Role.OWNER if r.owner_id == account_id else _best(shared[r.id]), Standing.read(r.standing))
+                    for r in rows]
+
+    def account_totals(self, account_id: int) -> tuple[int, int]:
+        """How many pulkas the account owns, and how many deals they hold in all."""
+        with self.db.reads.connect() as connection:
+            pulkas = connection.execute(select(func.count()).select_from(PulkaRow)
+                                        .where(PulkaRow.owner_id == account_id)).scalar_one()
+            deals = connection.execute(select(func.count()).select_from(DealRow).join(PulkaRow, PulkaRow.id == DealRow.pulka_id)
+                                       .where(PulkaRow.owner_id == account_id)).scalar_one()
+        return int(pulkas), int(deals)
 
     def player_names(self, account_id: int) -> list[str]:
         """The names the account has seated (its circle)."""
@@ -127,6 +140,7 @@ class PulkaStore:
                                 for number, deal in enumerate(deals, 1))
                 session.flush()
                 pulka = pulka_of(row, tuple(deals), replayed)
+                row.standing = Standing.of(pulka).stored()
                 stamped(session, pulka.uid, pulka.stamp)
                 remember(session, once, pulka)
         except IntegrityError:
@@ -225,13 +239,14 @@ class Change:
     def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
         """The pulka this write makes, kept by its new version once the transaction commits. `note` says what
         the write did and who did it, for the phones that watch the sheet."""
-        self._execute(update(PulkaRow).where(PulkaRow.id == self.pulka_id).values(last_change=dict(note)))
         self.session.flush()
         s = settings or self.before.settings
         self.after = dataclasses.replace(
             self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
             first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, updated_at=now(),
             last_change=note)
+        self._execute(update(PulkaRow).where(PulkaRow.id == self.pulka_id)
+                      .values(last_change=dict(note), standing=Standing.of(self.after).stored()))
         return self.after
 
     @property

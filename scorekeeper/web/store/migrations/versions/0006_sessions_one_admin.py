@@ -1,4 +1,4 @@
-"""sessions kept on the server, one administrator, usernames compared in NFKC
+"""sessions kept on the server, one administrator, usernames compared in NFKC, pulkas' standings
 
 Revision ID: 0006
 Revises: 0005
@@ -59,9 +59,14 @@ def upgrade() -> None:
         connection.execute(sa.update(accounts).where(accounts.c.id == row.id).values(username_key=key))
     op.create_index('uq_accounts_one_admin', 'accounts', ['is_admin'], unique=True,
                     sqlite_where=sa.text('is_admin'), postgresql_where=sa.text('is_admin'))
+    # Null for the pulkas of before: the home list replays each once, and its next write keeps it.
+    with op.batch_alter_table('pulkas') as batch:
+        batch.add_column(sa.Column('standing', sa.JSON(none_as_null=True), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('pulkas') as batch:
+        batch.drop_column('standing')
     op.drop_index('uq_accounts_one_admin', table_name='accounts')
     op.drop_index(op.f('ix_sessions_created_at'), table_name='sessions')
     op.drop_index(op.f('ix_sessions_account_id'), table_name='sessions')
