@@ -136,3 +136,21 @@ def test_a_pulka_from_before_standings_is_shown_by_a_replay(app):
     with app.extensions["scorekeeper"].db.engine.begin() as connection:
         connection.execute(update(PulkaRow).values(standing=None))
     assert _cards(client) == expected
+
+
+def test_one_account_s_list_holds_two_threads_at_most(app):
+    """While one list is being made and one more waits, a third is turned away (503, Retry-After) at once,
+    not queued: the account's own tabs never hold every server thread. Another account's list is not."""
+    from scorekeeper.web.edge.presenting import home_gate
+
+    client = signed_in(app)
+    create(client)
+    other = signed_in(app, "boris", "a long password")
+    with app.test_request_context():
+        gate = home_gate(1)
+    with gate.entered(), gate.entered():
+        response = client.get("/")
+        assert (response.status_code, response.headers["Retry-After"]) == (503, "2")
+        assert "other tabs" in response.get_data(as_text=True)
+        assert other.get("/").status_code == 200
+    assert client.get("/").status_code == 200

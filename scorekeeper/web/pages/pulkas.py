@@ -28,10 +28,11 @@ from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ADVANCED, ConfirmForm, ImportForm, PulkaForm, bounds, form_field, text_of
 from ..edge.idempotency import idempotent, new_key, went, write
-from ..edge.presenting import download, presenter
+from ..edge.presenting import busy_list, download, home_gate, presenter
 from ..edge.security import remember_choice
 from ..services import pulkas as pulka_service
 from ..views.filters import orientation_of
+from ..views.gate import Busy
 from ..views.pulkas import card
 from ..views.settlement import CASH_UNITS, in_cash_view
 from .blueprint import bp
@@ -47,8 +48,14 @@ _WHO = Markup("\x00who\x00")
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    return render_template("pulkas/index.html", pulkas=[card(summary, standing) for summary, standing
-                                                 in pulka_service.pulkas_as_they_stand(store().pulkas, me())])
+    gate = home_gate(me())
+    try:
+        with gate.entered():
+            return gate.run(lambda: render_template("pulkas/index.html", pulkas=[
+                card(summary, standing) for summary, standing in pulka_service.pulkas_as_they_stand(store().pulkas,
+                                                                                                     me())]))
+    except Busy:
+        return busy_list()
 
 
 # -- a new pulka, and its settings ---------------------------------------------------------

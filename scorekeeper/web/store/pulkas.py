@@ -100,12 +100,15 @@ class PulkaStore:
             rows = list(session.scalars(
                 select(PulkaRow).where(or_(PulkaRow.owner_id == account_id, PulkaRow.id.in_(shared)))
                 .order_by(PulkaRow.updated_at.desc(), PulkaRow.id.desc())))
+            standings = {r.id: Standing.read(r.standing) for r in rows}
+            # Counted only for pulkas kept before standings were: a thousand long pulkas' deals are not read.
+            uncounted = [pulka_id for pulka_id, standing in standings.items() if standing is None]
             counts: dict[int, int] = {pulka_id: count for pulka_id, count in session.execute(
-                select(DealRow.pulka_id, func.count()).where(DealRow.pulka_id.in_([r.id for r in rows]))
-                .group_by(DealRow.pulka_id))}
-            return [Summary(r.uid, r.name, players(r), counts.get(r.id, 0), aware(r.updated_at),
-                            Role.OWNER if r.owner_id == account_id else _best(shared[r.id]), Standing.read(r.standing))
-                    for r in rows]
+                select(DealRow.pulka_id, func.count()).where(DealRow.pulka_id.in_(uncounted))
+                .group_by(DealRow.pulka_id))} if uncounted else {}
+            return [Summary(r.uid, r.name, players(r), _deals(standings[r.id]) or counts.get(r.id, 0),
+                            aware(r.updated_at), Role.OWNER if r.owner_id == account_id else _best(shared[r.id]),
+                            standings[r.id]) for r in rows]
 
     def account_totals(self, account_id: int) -> tuple[int, int]:
         """How many pulkas the account owns, and how many deals they hold in all."""
@@ -276,6 +279,10 @@ def seats(session: Session, owner_id: int | None, names: Sequence[str]) -> list[
                         .on_conflict_do_nothing(index_elements=["owner_id", "name"]))
         found = known()
     return [SeatRow(seat=seat, player=found[name]) for seat, name in enumerate(names)]
+
+
+def _deals(standing: Standing | None) -> int:
+    return standing.deals if standing is not None else 0
 
 
 def _best(roles: Sequence[str]) -> Role:
