@@ -29,5 +29,9 @@ class AccountLimits:
 # The largest INTEGER column value (PostgreSQL's 32 bits; SQLite's are wider): a number beyond it, in a path,
 # a query or a body, is refused where it is read, never sent in a query that PostgreSQL refuses.
 INT_MAX = 2**31 - 1
+# A pulka's address and a share link's token: what their columns hold. Longer text in a path or a bearer
+# header is nobody's, answered without a lookup.
+UID_MAX = 32
+SHARE_TOKEN_MAX = 64
 # The longest address a redirect goes back to (`next=`): a page's path and query, never a page of text.
 PATH_MAX = 2000

@@ -20,6 +20,7 @@ from flask_wtf.csrf import CSRFProtect
 
 from ...words import Msg
 from ..domain.accounts import TOKEN_PREFIX, Account
+from ..domain.limits import SHARE_TOKEN_MAX, UID_MAX
 from ..domain.refusals import Forbidden, NotFound, Unauthorized
 from ..domain.shares import Role
 from ..services import accounts
@@ -218,8 +219,9 @@ def check() -> None:
         if need is Need.ADMIN and not who.account.is_admin:
             raise Forbidden(Msg("only the administrator manages accounts"))
         return
-    found = store().shares.access((request.view_args or {}).get("uid", ""), who.account_id, who.share_tokens,
-                                  remembered=polling())
+    uid = (request.view_args or {}).get("uid", "")
+    found = store().shares.access(uid, who.account_id, who.share_tokens, remembered=polling()) \
+        if len(uid) <= UID_MAX else None
     if found is None:
         if who.bearer and who.account is None and not _valid_share(who.bearer):
             raise Unauthorized(Msg("this token is wrong or revoked"))
@@ -250,6 +252,8 @@ def _caller() -> Caller:
                 raise Unauthorized(Msg("this token is wrong or revoked"))
             return Caller(account, bearer=token)
         # A share link's token: whether it opens the pulka of the request is the role query's to say.
+        if len(token) > SHARE_TOKEN_MAX:
+            raise Unauthorized(Msg("this token is wrong or revoked"))  # no token is so long: nothing to look up
         return Caller(share_tokens=(token,), bearer=token)
     account = current_user.account if current_user.is_authenticated else None
     return Caller(account, tuple(session.get(SESSION_SHARES, ())))

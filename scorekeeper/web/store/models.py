@@ -14,7 +14,7 @@ from sqlalchemy import (JSON, Boolean, DateTime, ForeignKey, Index, Integer, Met
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from ..domain.limits import (CURRENCY_MAX, IDEMPOTENCY_KEY_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX, SHARE_LABEL_MAX,
-                             USERNAME_KEY_MAX, USERNAME_MAX)
+                             SHARE_TOKEN_MAX, UID_MAX, USERNAME_KEY_MAX, USERNAME_MAX)
 
 # Named constraints keep Alembic migrations portable between SQLite and PostgreSQL.
 NAMING = {
@@ -104,7 +104,7 @@ class PulkaRow(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     # The pulka's address everywhere (random, never reused); the row id never leaves the database.
-    uid: Mapped[str] = mapped_column(String(32), unique=True)
+    uid: Mapped[str] = mapped_column(String(UID_MAX), unique=True)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))  # None: from before accounts
     name: Mapped[str] = mapped_column(String(PULKA_NAME_MAX))
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)  # Rules.overrides(): the preset and what differs
@@ -166,7 +166,7 @@ class ShareRow(Base):
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)  # public: names the link in the API
     pulka_id: Mapped[int] = mapped_column(ForeignKey("pulkas.id", ondelete="CASCADE"), index=True)
-    token: Mapped[str] = mapped_column(String(64), unique=True)
+    token: Mapped[str] = mapped_column(String(SHARE_TOKEN_MAX), unique=True)
     role: Mapped[str] = mapped_column(String(8))
     label: Mapped[str] = mapped_column(String(SHARE_LABEL_MAX), default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
