@@ -11,7 +11,7 @@ import functools
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timezone
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple, TextIO
@@ -165,8 +165,9 @@ def _top_problems(data: dict[str, Any]) -> list[Problem]:
         problems.append(Problem(Code.BAD_FORMAT, "currency",
                                 Msg("currency must be text of at most {most} characters")(most=MAX_CURRENCY)))
     if "started" in data and _started(data["started"]) is None:
-        problems.append(Problem(Code.BAD_FORMAT, "started", Msg("started must be an ISO 8601 date-time with its "
-                                                                "offset, such as 2026-11-29T19:30:00+03:00")))
+        problems.append(Problem(Code.BAD_FORMAT, "started", Msg(
+            "started must be an ISO 8601 date-time with its offset from the year {first} to {last}, such as "
+            "2026-11-29T19:30:00+03:00")(first=YEARS[0], last=YEARS[1])))
     if "players" in data:
         why = check_players(data["players"])
         if why:
@@ -176,13 +177,22 @@ def _top_problems(data: dict[str, Any]) -> list[Problem]:
     return problems
 
 
+# The years a date-time may fall in, in UTC and at its own offset: what every database here stores and
+# reads back in any session time zone (PostgreSQL east of UTC cannot show 9999-12-31T23:59Z).
+YEARS = (1900, 2100)
+
+
 def _started(value: object) -> datetime | None:
-    """An ISO 8601 date-time with its offset, or None for anything else (a date alone, no offset)."""
+    """An ISO 8601 date-time with its offset within YEARS, or None for anything else (a date alone, no
+    offset, the year 9999)."""
     try:
         started = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
+        if started is None or started.utcoffset() is None:
+            return None
+        years = (started.year, started.astimezone(timezone.utc).year)
+    except (ValueError, OverflowError):  # 0001-01-01T00:00+23:59 is before the year 1 in UTC
         return None
-    return started if started is not None and started.utcoffset() is not None else None
+    return started if all(YEARS[0] <= year <= YEARS[1] for year in years) else None
 
 
 def _read_rules(data: object, problems: list[Problem]) -> Rules | None:

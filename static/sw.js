@@ -14,6 +14,13 @@ const SHELL_FILES = [
   "/static/icons/icon.svg", "/static/icons/icon-192.png", "/static/fonts/DejaVuSans.ttf",
   "/static/fonts/DejaVuSans-Bold.ttf", "/static/manifest.webmanifest",
 ];
+// Every answer says which session it was sent to (a hash, never the cookie); the kept pages are one
+// session's, marked in PAGES under SESSION_KEY.
+const SESSION_HEADER = "Scorekeeper-Session";
+const SESSION_KEY = "/.pages-session";
+// A page or the version poll answering these: the session ended (a password reset, a disabled account) or
+// the page is no longer this caller's (a revoked link): nothing kept may be shown for it offline.
+const GONE = [401, 403, 404];
 const NETWORK_WAIT_MS = 4000;  // on a weak signal, a page last seen is better than a blank screen
 // The page a write redirects to carries its result ("Deal 5 saved: …") once, and a form on the version the
 // write made: never stand in a kept copy for it while the server answers, however slowly.
@@ -68,13 +75,22 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(caches.match(request).then((cached) => cached || fetch(request)));
   } else if (request.mode === "navigate") {
     event.respondWith(page(request));
+  } else if (/^\/api\/v1\/pulkas\/[^/]+\/version$/.test(url.pathname)) {
+    event.respondWith(fetch(request).then(async (response) => {
+      if (GONE.includes(response.status)) await caches.delete(PAGES);
+      return response;
+    }));
   }
-  // Everything else (the API, the version phones poll) goes to the network only.
+  // Everything else (the rest of the API) goes to the network only.
 });
 
 async function page(request) {
   const network = fetch(request).then(async (response) => {
-    if (response.ok && !response.redirected) {
+    await sessionOf(response);
+    const toLogIn = response.redirected && new URL(response.url).pathname === "/login";
+    if (GONE.includes(response.status) || toLogIn) {
+      await caches.delete(PAGES);
+    } else if (response.ok && !response.redirected) {
       const cache = await caches.open(PAGES);
       await cache.put(request, response.clone());
     }
@@ -95,6 +111,17 @@ async function page(request) {
   } catch (error) {
     return (await caches.match("/offline")) || Response.error();
   }
+}
+
+// The pages kept are those of the session the server last named: another one (someone else logged in on this
+// phone, a log-out, a new log-in) drops them before anything of the new one is kept.
+async function sessionOf(response) {
+  const session = response.headers.get(SESSION_HEADER);
+  if (session === null) return;
+  const kept = await (await caches.open(PAGES)).match(SESSION_KEY);
+  if (kept && (await kept.text()) === session) return;
+  await caches.delete(PAGES);
+  await (await caches.open(PAGES)).put(SESSION_KEY, new Response(session));
 }
 
 // -- the outbox: writes saved without a connection, kept until the server acknowledges them -------------------

@@ -16,6 +16,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from . import api, pages
 from .edge import access, errors, i18n, inputs, security, shell
+from .domain.limits import MAX_ACCOUNT_DEALS, MAX_PULKAS, AccountLimits
 from .edge.presenting import busy
 from .store import Store
 from .store.cache import VersionCache
@@ -25,6 +26,14 @@ from .views.pulkas import weight
 
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")
+
+SESSION_DEFAULTS: dict[str, Any] = {
+    # A phone at the table stays signed in, and keeps the share links it opened; the server ends the session
+    # at log-out (access.sign_out), so a copied cookie does not outlive it.
+    "PERMANENT_SESSION_LIFETIME": timedelta(days=365),
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_HTTPONLY": True,
+}
 
 
 def size(text: str) -> int:
@@ -83,11 +92,19 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     if app.config["REGISTRATION"] not in ("open", "closed"):
         raise Unavailable("SCOREKEEPER_REGISTRATION is open or closed")
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a pulka lasts an evening; a form may sit open for hours
-    app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=365))  # share links opened in a browser
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
+    # Flask's own config defines these keys (SameSite None, 31 days): a setdefault would keep Flask's. Ours
+    # hold unless the caller's config or a FLASK_* variable names them.
+    given = set(config or {}) | {name.removeprefix("FLASK_") for name in os.environ if name.startswith("FLASK_")}
+    for name, value in SESSION_DEFAULTS.items():
+        if name not in given:
+            app.config[name] = value
     if hosts := os.environ.get("SCOREKEEPER_TRUSTED_HOSTS"):
         app.config.setdefault("TRUSTED_HOSTS", [host.strip() for host in hosts.split(",") if host.strip()])
-    if proxies := int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0):
+    try:
+        app.config.setdefault("PROXIES", int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0))
+    except ValueError:
+        raise Unavailable("SCOREKEEPER_PROXIES is the number of proxies in front, such as 1") from None
+    if proxies := app.config["PROXIES"]:
         # Behind a reverse proxy: the client's address (the login limit counts by it), scheme and host
         # come from its X-Forwarded-* headers, trusted for that many proxies and no more.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
@@ -96,9 +113,11 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
         if app.config.get("MAX_CONTENT_LENGTH") is None:
             app.config["MAX_CONTENT_LENGTH"] = size(os.environ.get("SCOREKEEPER_MAX_UPLOAD", "2M"))
         app.config.setdefault("MAX_DEALS", int(os.environ.get("SCOREKEEPER_MAX_DEALS", "1000")))
+        app.config.setdefault("MAX_PULKAS", int(os.environ.get("SCOREKEEPER_MAX_PULKAS", MAX_PULKAS)))
+        app.config.setdefault("MAX_ACCOUNT_DEALS", int(os.environ.get("SCOREKEEPER_MAX_ACCOUNT_DEALS", MAX_ACCOUNT_DEALS)))
     except ValueError:
-        raise Unavailable("SCOREKEEPER_MAX_UPLOAD is a size such as 2M or 512K, and SCOREKEEPER_MAX_DEALS "
-                          "a whole number") from None
+        raise Unavailable("SCOREKEEPER_MAX_UPLOAD is a size such as 2M or 512K, and SCOREKEEPER_MAX_DEALS, "
+                          "SCOREKEEPER_MAX_PULKAS and SCOREKEEPER_MAX_ACCOUNT_DEALS whole numbers") from None
     app.config["MAX_FORM_MEMORY_SIZE"] = app.config["MAX_CONTENT_LENGTH"]  # a pasted pulka file is a form field
     app.config.setdefault("CACHE_MB", 64)
     app.config.setdefault("PDF_RENDERERS", 2)
@@ -116,7 +135,8 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     database.open(migrate=app.config.get("MIGRATE_ON_START", True))
     # One budget in bytes for the replayed pulkas and what is shown of them, least recently used out first.
     cache: VersionCache[Any] = VersionCache(int(app.config["CACHE_MB"] * 2**20), weight)
-    app.extensions["scorekeeper"] = Store(database, cache.section("pulkas"), app.config["MAX_DEALS"])
+    limits = AccountLimits(app.config["MAX_PULKAS"], app.config["MAX_ACCOUNT_DEALS"])
+    app.extensions["scorekeeper"] = Store(database, cache.section("pulkas"), app.config["MAX_DEALS"], limits)
     app.extensions["scorekeeper.presenters"] = cache.section("presenters")
     # PDFs render in PDF_RENDERERS worker processes, as many more requests may wait for one, and any beyond
     # are answered 503 with Retry-After: so PDFs hold at most four of waitress's eight threads, never all.

@@ -32,7 +32,7 @@ def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 
     """
     from waitress import serve as waitress_serve
 
-    options: dict[str, Any] = {"threads": threads, "ident": "scorekeeper", "connection_limit": 1000}
+    options = waitress_options(app, threads)
     if workers <= 1:
         store(app).watch_changes()
         with tallied(app) as wsgi:  # stopped (SIGTERM: the command's SystemExit), the figures are written
@@ -78,6 +78,28 @@ def serve(app: Flask, host: str = "127.0.0.1", port: int = 5000, threads: int = 
         children.discard(pid)
         if not stopping:
             start()  # a worker that died is replaced; the others kept serving
+
+
+# Forwarded headers waitress takes from a trusted proxy (the app's ProxyFix reads the same, as waitress leaves
+# them: the client's address, the scheme and the host the client asked for).
+FORWARDED = {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host"}
+
+
+def waitress_options(app: Flask, threads: int) -> dict[str, Any]:
+    """Waitress's settings for this app. A body larger than the app takes is refused by waitress before it is
+    read (its own limit is 1 GiB, spooled to disk), chunked too; headers are bounded, and so are connections:
+    one each watching phone keeps open. Behind SCOREKEEPER_PROXIES proxies, their
+    forwarded headers are trusted: without that waitress drops them before the app sees them."""
+    options: dict[str, Any] = {
+        "threads": threads, "ident": "scorekeeper", "connection_limit": 1000,
+        "max_request_body_size": int(app.config["MAX_CONTENT_LENGTH"]),
+        "max_request_header_size": 64 * 2**10,
+    }
+    if proxies := int(app.config.get("PROXIES") or 0):
+        # Any peer: the server listens where only the proxy reaches it (127.0.0.1, README's set-up).
+        options |= {"trusted_proxy": "*", "trusted_proxy_count": proxies, "trusted_proxy_headers": FORWARDED,
+                    "clear_untrusted_proxy_headers": True}
+    return options
 
 
 class Tally:

@@ -15,6 +15,7 @@ from typing import Any
 from scorekeeper.engine import Deal, Replay, replay
 from scorekeeper.web.domain.accounts import Account, username_key
 from scorekeeper.web.domain.idempotency import Answer, Answered, Once
+from scorekeeper.web.domain.limits import AccountLimits
 from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Stamp, Summary
 from scorekeeper.web.domain.refusals import AccountInvalid, NotFound, VersionConflict
 from scorekeeper.web.domain.shares import Access, Role, Share
@@ -44,8 +45,9 @@ class Row:
 
 
 class FakePulkas:
-    def __init__(self, max_deals: int = 1000):
+    def __init__(self, max_deals: int = 1000, limits: AccountLimits = AccountLimits()):
         self.max_deals = max_deals
+        self.account_limits = limits
         self.rows: dict[str, Row] = {}
         self.circle: dict[int, set[str]] = {}
         self.keys: dict[tuple[str, str, str], tuple[str, Answer]] = {}
@@ -58,6 +60,10 @@ class FakePulkas:
 
     def stamp(self, uid: str, seen: int = 0) -> Stamp:
         return self.get(uid).stamp
+
+    def account_totals(self, account_id: int) -> tuple[int, int]:
+        mine = [row for row in self.rows.values() if row.owner_id == account_id]
+        return len(mine), sum(len(row.deals) for row in mine)
 
     def summaries(self, account_id: int) -> list[Summary]:
         mine = [row for row in self.rows.values() if row.owner_id == account_id]

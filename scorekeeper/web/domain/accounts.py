@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ...words import Msg
-from .limits import USERNAME_MAX
+from .limits import USERNAME_KEY_MAX, USERNAME_MAX
 from .refusals import AccountInvalid
 
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
-# Failed log-ins counted over a sliding window, per account (guessing one password) and per address
-# (trying many accounts). Kept in the database, so the limits hold across server processes.
+# Failed log-ins counted over a sliding window, kept in the database so the limits hold across server
+# processes. Per account and address: guessing one password from one place. Per address: trying many
+# accounts. Per account, far higher: guessing from many places; once past it, an address that has failed on
+# the account waits, but one that has not (the owner's phone) still logs in, so no stranger locks him out.
 WINDOW = timedelta(minutes=15)
-FAILURES_PER_ACCOUNT = 5
+FAILURES_PER_PAIR = 5
 FAILURES_PER_ADDRESS = 30
+FAILURES_PER_ACCOUNT = 100
 TOKEN_PREFIX = "skt_"  # an account's API token; share links' tokens have none
 
 
@@ -30,14 +34,34 @@ class Account:
 
 
 def username_key(username: str) -> str:
-    """The username as compared: "Anna" and "anna" are one account."""
-    return username.strip().casefold()
+    """The username as compared: "Anna", "anna", "ＡＮＮＡ" and "Å" as a letter, as A with a ring or as the
+    Ångström sign are one account (NFKC, casefolded, NFKC again: casefolding may undo the normal form)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username.strip()).casefold())
+
+
+def scripts(text: str) -> set[str]:
+    """The scripts among LATIN, CYRILLIC and GREEK that the letters of `text` are written in."""
+    found = set()
+    for char in text:
+        if char.isalpha():
+            script = unicodedata.name(char, "").split(" ")[0]
+            if script in CONFUSABLE_SCRIPTS:
+                found.add(script)
+    return found
+
+
+# Scripts with letters that look alike (Latin a, Cyrillic а, Greek α): a name mixing them impersonates.
+CONFUSABLE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
 
 
 def check_username(username: str) -> str:
-    name = username.strip()
-    if not 1 <= len(name) <= USERNAME_MAX or not name.isprintable():
+    """The username as kept: in NFKC, so that what is shown is what is compared."""
+    name = unicodedata.normalize("NFKC", username.strip())
+    if not 1 <= len(name) <= USERNAME_MAX or not name.isprintable() or len(username_key(name)) > USERNAME_KEY_MAX:
         raise AccountInvalid(Msg("a username is 1 to {most} printable characters")(most=USERNAME_MAX), "username")
+    if len(scripts(name)) > 1:
+        raise AccountInvalid(Msg("a username is written in one alphabet: Latin or Cyrillic letters, not both"),
+                             "username")
     return name
 
 

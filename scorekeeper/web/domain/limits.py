@@ -3,14 +3,35 @@ request checks them, so whatever a pulka file holds fits (FORMAT.md §1) and not
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ... import pulyafile
 
 PLAYER_NAME_MAX = pulyafile.MAX_NAME
 PULKA_NAME_MAX = pulyafile.MAX_PULKA_NAME
 CURRENCY_MAX = pulyafile.MAX_CURRENCY
 USERNAME_MAX = 40
+# NFKC may write one character as several (ﷺ is 18): a key longer than its column is refused.
+USERNAME_KEY_MAX = USERNAME_MAX * 3
 SHARE_LABEL_MAX = 40
 IDEMPOTENCY_KEY_MAX = 100
+# What one account may keep (SCOREKEEPER_MAX_PULKAS, SCOREKEEPER_MAX_ACCOUNT_DEALS): its pulkas, and the deals
+# of all of them, so that one account cannot fill the server or the caches that every account shares.
+MAX_PULKAS = 1000
+MAX_ACCOUNT_DEALS = 100_000
+
+
+@dataclass(frozen=True)
+class AccountLimits:
+    pulkas: int = MAX_PULKAS
+    deals: int = MAX_ACCOUNT_DEALS
+
 # The largest INTEGER column value (PostgreSQL's 32 bits; SQLite's are wider): a number beyond it, in a path,
 # a query or a body, is refused where it is read, never sent in a query that PostgreSQL refuses.
 INT_MAX = 2**31 - 1
+# A pulka's address and a share link's token: what their columns hold. Longer text in a path or a bearer
+# header is nobody's, answered without a lookup.
+UID_MAX = 32
+SHARE_TOKEN_MAX = 64
+# The longest address a redirect goes back to (`next=`): a page's path and query, never a page of text.
+PATH_MAX = 2000

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from fractions import Fraction
 from functools import cached_property
 
 from ... import pulyafile
@@ -91,6 +92,38 @@ class Stamp:
 
 
 @dataclass(frozen=True)
+class Standing:
+    """Where a pulka stands, as the home list shows it: kept with the pulka by every write, so that the list
+    is read, never replayed."""
+
+    deals: int
+    finished: bool
+    leaders: tuple[str, ...]  # those with the best balance, when it is above zero
+    best: Fraction
+
+    @classmethod
+    def of(cls, pulka: Pulka) -> Standing:
+        net = pulka.settlement.net
+        best = max(net)
+        leaders = tuple(name for name, value in zip(pulka.players, net) if value == best) if best > 0 else ()
+        return cls(len(pulka.deals), pulka.sheet.finished, leaders, Fraction(best))
+
+    def stored(self) -> dict[str, object]:
+        return {"deals": self.deals, "finished": self.finished, "leaders": list(self.leaders), "best": str(self.best)}
+
+    @classmethod
+    def read(cls, data: object) -> Standing | None:
+        """From what `stored` wrote; None for anything else (a row from before standings were kept)."""
+        if not isinstance(data, dict):
+            return None
+        try:
+            return cls(int(data["deals"]), bool(data["finished"]), tuple(map(str, data["leaders"])),
+                       Fraction(str(data["best"])))
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            return None
+
+
+@dataclass(frozen=True)
 class Summary:
     """A pulka in an account's list: the account's own, or one shared with it (the best role it holds)."""
 
@@ -100,6 +133,7 @@ class Summary:
     deals: int
     updated_at: datetime
     role: Role = Role.OWNER
+    standing: Standing | None = None  # None: kept before standings were, replayed once to show it
 
 
 SETTING_KEYS = ("name", "currency", "players", "first_dealer", "rules")

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ... import pulyafile
 from ...engine import Deal
 from ...words import Msg
-from .limits import INT_MAX
+from .limits import INT_MAX, PATH_MAX
 from .refusals import DealRefused, Refused, Unstorable
 
 # NUL, which PostgreSQL cannot store and SQLite can (a pulka holding one could not move from one to the
@@ -25,6 +25,17 @@ def unstorable(text: str) -> bool:
 
 def one_line(text: str) -> bool:
     return _NOT_ONE_LINE.search(text) is None
+
+
+def local_path(target: object) -> str | None:
+    """`target` when it is a path on this site that may go into a Location header: one line of ASCII (a
+    browser would send anything else as %-escapes), starting with one slash (two, or a backslash a browser
+    reads as one, would leave the site). None otherwise: the caller goes to its default instead."""
+    if not isinstance(target, str) or not target.startswith("/") or len(target) > PATH_MAX:
+        return None
+    if not target.isascii() or not target.isprintable() or "\\" in target or target[1:2] == "/":
+        return None
+    return target
 
 
 def first_unstorable(data: object) -> str | None:

@@ -36,6 +36,8 @@ class ErrorCode(StrEnum):
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
     BAD_ACCOUNT = "bad_account"
     TOO_MANY_DEALS = "too_many_deals"
+    TOO_MANY_PULKAS = "too_many_pulkas"
+    ACCOUNT_FULL = "account_full"
     IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
     TOO_MANY_ATTEMPTS = "too_many_attempts"
     SERVER_ERROR = "server_error"
@@ -224,6 +226,28 @@ class RegistrationClosed(Refused):
 
     def __init__(self) -> None:
         super().__init__(Msg("this server takes new accounts only from its administrator"))
+
+
+class TooManyPulkas(Refused):
+    """An account keeps at most SCOREKEEPER_MAX_PULKAS pulkas: one account must not fill the server."""
+
+    code = ErrorCode.TOO_MANY_PULKAS
+
+    def __init__(self, limit: int):
+        super().__init__(Msg("an account here keeps at most {limit} pulka: delete one first",
+                             "an account here keeps at most {limit} pulkas: delete one first", "limit")(limit=limit),
+                         "pulkas")
+
+
+class AccountFull(Refused):
+    """The deals of all an account's pulkas are at most SCOREKEEPER_MAX_ACCOUNT_DEALS."""
+
+    code = ErrorCode.ACCOUNT_FULL
+
+    def __init__(self, limit: int):
+        super().__init__(Msg("the pulkas of an account here hold at most {limit} deal in all: delete a pulka first",
+                             "the pulkas of an account here hold at most {limit} deals in all: delete a pulka first",
+                             "limit")(limit=limit), "deals")
 
 
 class TooManyDeals(Refused):

@@ -9,16 +9,18 @@ not change answers 403.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from enum import StrEnum
 
-from flask import Flask, current_app, g, redirect, request, session, url_for
+from flask import Flask, Response, current_app, g, redirect, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_login import LoginManager, UserMixin, current_user
 from flask_wtf.csrf import CSRFProtect
 
 from ...words import Msg
 from ..domain.accounts import TOKEN_PREFIX, Account
+from ..domain.limits import SHARE_TOKEN_MAX, UID_MAX
 from ..domain.refusals import Forbidden, NotFound, Unauthorized
 from ..domain.shares import Role
 from ..services import accounts
@@ -105,6 +107,8 @@ NEEDS: dict[str, Need] = {
 _MAY_NOT = {Role.VIEWER: Msg("a viewer link may not do this"), Role.SCORER: Msg("a scorer link may not do this")}
 
 SESSION_SHARES = "shares"  # the share links' tokens this browser has opened
+SESSION_ID = "sid"  # the secret naming the session the server keeps (services.accounts.start_session)
+SESSION_USER = "_user_id"  # Flask-Login's
 MOST_SHARES = 20
 
 
@@ -137,6 +141,7 @@ def init(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_CHECK_DEFAULT", False)  # `check` decides: a bearer request has no cookie
     app.extensions["scorekeeper.csrf"] = CSRFProtect(app)
     app.before_request(check)
+    app.after_request(_name_session)
     app.register_error_handler(Unauthorized, _unauthorized)
     app.context_processor(_page_context)
 
@@ -197,6 +202,7 @@ def check() -> None:
     if endpoint is None:
         return  # no such route: Flask answers 404 or 405
     need = NEEDS[endpoint]  # a route without a rule is a bug: the access test walks every route
+    _session_ended()
     g.caller = who = _caller()
     g.role = None
     if request.method not in ("GET", "HEAD", "OPTIONS") and _by_cookie(who):
@@ -213,8 +219,9 @@ def check() -> None:
         if need is Need.ADMIN and not who.account.is_admin:
             raise Forbidden(Msg("only the administrator manages accounts"))
         return
-    found = store().shares.access((request.view_args or {}).get("uid", ""), who.account_id, who.share_tokens,
-                                  remembered=polling())
+    uid = (request.view_args or {}).get("uid", "")
+    found = store().shares.access(uid, who.account_id, who.share_tokens, remembered=polling()) \
+        if len(uid) <= UID_MAX else None
     if found is None:
         if who.bearer and who.account is None and not _valid_share(who.bearer):
             raise Unauthorized(Msg("this token is wrong or revoked"))
@@ -245,6 +252,8 @@ def _caller() -> Caller:
                 raise Unauthorized(Msg("this token is wrong or revoked"))
             return Caller(account, bearer=token)
         # A share link's token: whether it opens the pulka of the request is the role query's to say.
+        if len(token) > SHARE_TOKEN_MAX:
+            raise Unauthorized(Msg("this token is wrong or revoked"))  # no token is so long: nothing to look up
         return Caller(share_tokens=(token,), bearer=token)
     account = current_user.account if current_user.is_authenticated else None
     return Caller(account, tuple(session.get(SESSION_SHARES, ())))
@@ -254,8 +263,49 @@ def _valid_share(token: str) -> bool:
     return store().shares.share(token) is not None
 
 
+def _session_ended() -> None:
+    """A session the server no longer keeps (logged out, signed in anew, its password changed) is empty, even
+    if its cookie was copied before: it opens neither the account nor the links it had opened."""
+    if SESSION_ID not in session and SESSION_USER not in session and SESSION_SHARES not in session:
+        return
+    secret = session.get(SESSION_ID)
+    if not (isinstance(secret, str) and accounts.session_alive(store().accounts, secret, remembered=polling())):
+        session.clear()
+
+
+SESSION_HEADER = "Scorekeeper-Session"
+
+
+def _name_session(response: Response) -> Response:
+    """Which session an answer was sent to, for the service worker: the pages it keeps are one session's, and
+    another drops them (static/sw.js). A hash of the secret, which opens nothing; "none" without one."""
+    secret = session.get(SESSION_ID)
+    named = hashlib.sha256(f"pages:{secret}".encode()).hexdigest()[:16] if isinstance(secret, str) else "none"
+    response.headers[SESSION_HEADER] = named
+    return response
+
+
+def start_session(account: Account | None = None) -> None:
+    """A fresh session, for a log-in (or a link opened without one): nothing of the one before (its links,
+    its CSRF token, its messages) carries over, and the one before ends on the server."""
+    end_session()
+    lifetime = current_app.permanent_session_lifetime
+    session[SESSION_ID] = accounts.start_session(store().accounts, account, lifetime)
+    session.permanent = True
+
+
+def end_session() -> None:
+    """Log-out: the server forgets the session, and the browser's cookie is emptied."""
+    secret = session.get(SESSION_ID)
+    if isinstance(secret, str):
+        accounts.end_session(store().accounts, secret)
+    session.clear()
+
+
 def remember_share(token: str) -> None:
     """This browser opened a share link: it keeps working here until the owner revokes it."""
+    if SESSION_ID not in session:
+        start_session()
     held = [t for t in session.get(SESSION_SHARES, []) if t != token]
     session[SESSION_SHARES] = [*held, token][-MOST_SHARES:]
     session.permanent = True

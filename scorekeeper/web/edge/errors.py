@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException
 
 from ...engine import Code, Text
 from ...words import Msg, literal
-from ..domain.refusals import ErrorCode, Fault, Refused
+from ..domain.refusals import ErrorCode, Fault, Refused, TooManyAttempts
 from . import i18n
 
 E = ErrorCode
@@ -37,6 +37,8 @@ STATUS: dict[str, int] = {
     E.UNSUPPORTED_MEDIA_TYPE: 415,
     E.BAD_ACCOUNT: 422,
     E.TOO_MANY_DEALS: 422,
+    E.TOO_MANY_PULKAS: 422,
+    E.ACCOUNT_FULL: 422,
     E.IDEMPOTENCY_KEY_REUSED: 422,  # the same key with another request
     E.TOO_MANY_ATTEMPTS: 429,
     # Every other problem of the engine: the request was understood, and the rules refuse it.
@@ -105,6 +107,11 @@ def respond(error: Refused) -> Reply:
                            message=i18n.say(error)), code
 
 
+def waits(error: Refused) -> dict[str, str]:
+    """The headers of a refusal: when to try again, for too many failed log-ins."""
+    return {"Retry-After": str(error.minutes * 60)} if isinstance(error, TooManyAttempts) else {}
+
+
 def register(app: Flask) -> None:
     """Every refusal, whoever raises it, answers in the app's look (pages) or as a JSON error (the API)."""
 
@@ -112,6 +119,7 @@ def register(app: Flask) -> None:
         return respond(Refused(message or MESSAGES.get(ErrorCode(code)) or literal(code), code=code))
 
     app.register_error_handler(Refused, respond)
+    app.register_error_handler(TooManyAttempts, lambda error: (*respond(error), waits(error)))
     app.register_error_handler(CSRFError, lambda error: general(E.CSRF))
 
     @app.errorhandler(HTTPException)

@@ -3,6 +3,7 @@ version in that language), and the answers built of what it shows: files, share 
 
 from __future__ import annotations
 
+import threading
 from typing import cast
 
 from flask import Response, current_app, url_for
@@ -35,6 +36,26 @@ def fresh(pulka: Pulka) -> Presenter:
 
 def gate() -> Gate:
     return cast(Gate, current_app.extensions["scorekeeper.pdf"])
+
+
+_HOMES_LOCK = threading.Lock()
+
+
+def home_gate(account_id: int) -> Gate:
+    """One account's home list is made once at a time, one more waiting: the same list reloaded in many tabs at
+    once holds two of the server's threads, never all, and the others' sheets keep theirs."""
+    homes = cast(dict[int, Gate], current_app.extensions.setdefault("scorekeeper.homes", {}))
+    with _HOMES_LOCK:
+        return homes.setdefault(account_id, Gate(1))
+
+
+def busy_list() -> Response:
+    """503 and when to try again, for a home list asked for while two of the account's are being made."""
+    body, status = errors.respond(Refused(Msg("Your list of pulkas is being shown in other tabs just now; try "
+                                              "again in a moment."), code=ErrorCode.BUSY))
+    response = current_app.make_response((body, status))
+    response.headers["Retry-After"] = "2"
+    return response
 
 
 def download(data: str | bytes, mimetype: str, filename: str) -> Response:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, current_app, request
 from flask.sessions import SecureCookieSessionInterface
+from werkzeug.wrappers import Response as BaseResponse  # a redirect is one
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..domain.refusals import CannotSave
@@ -47,6 +48,15 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or request.is_secure
+
+
+PREFERENCE_AGE = 365 * 24 * 3600
+
+
+def remember_choice(response: BaseResponse, name: str, value: str) -> None:
+    """A choice this browser keeps (the language, the sheet's turn, the cash unit): sent like the session
+    cookie, never to another site's request, never to scripts, and only over HTTPS when the page came so."""
+    response.set_cookie(name, value, max_age=PREFERENCE_AGE, samesite="Lax", httponly=True, secure=request.is_secure)
 
 
 def init(app: Flask) -> None:

@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
-from flask import current_app, flash, redirect, render_template, request, session, url_for
+from flask import current_app, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_login import login_user, logout_user
 
 from ...words import Msg
 from ..domain.accounts import Account
+from ..domain.reading import local_path
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import User, caller, my_account
+from ..edge.access import User, caller, end_session, my_account, start_session
 from ..edge.context import store
-from ..edge.errors import STATUS, field_errors
+from ..edge.errors import STATUS, field_errors, waits
+from ..edge.security import remember_choice
 from ..edge.forms import AccountForm, ConfirmForm, LoginForm, PasswordForm
 from ..services import accounts as account_service
 from .blueprint import bp
 
 
 def sign_in(account: Account | None) -> None:
-    """The session keeps the account for a year in this browser (a phone at the table stays signed in)."""
+    """A new session keeps the account for a year in this browser (a phone at the table stays signed in),
+    until it logs out."""
     assert account is not None, "an account that was just found"
-    session.permanent = True
+    start_session(account)
     login_user(User(account))
 
 
@@ -33,11 +34,9 @@ def registration_open() -> bool:
 
 
 def _next() -> str:
-    """Where to go after logging in or switching the language: a path on this site only."""
-    target = request.values.get("next") or ""
-    parts = urlsplit(target)
-    return target if target.startswith("/") and not target.startswith("//") and not parts.netloc else url_for(
-        "pages.index")
+    """Where to go after logging in or switching the language: a path on this site only, and only one that a
+    header may carry (a newline or a control character in `next=` goes to the list instead)."""
+    return local_path(request.values.get("next")) or url_for("pages.index")
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -50,7 +49,7 @@ def login() -> ResponseReturnValue:
                                         request.remote_addr or "")
     except Refused as error:
         return render_template("accounts/login.html", form=form, errors=field_errors(error), open=registration_open()), \
-            STATUS[error.code]
+            STATUS[error.code], waits(error)
     sign_in(account)
     return redirect(_next())
 
@@ -58,6 +57,7 @@ def login() -> ResponseReturnValue:
 @bp.post("/logout")
 def logout() -> ResponseReturnValue:
     logout_user()
+    end_session()  # the next person on this phone starts with nothing of this one's
     flash(gettext("Logged out."))
     return redirect(url_for("pages.login"))
 
@@ -71,8 +71,7 @@ def language() -> ResponseReturnValue:
     if (who := caller().account) is not None:
         account_service.set_language(store().accounts, who, choice)
     response = redirect(_next(), 303)
-    response.set_cookie(i18n.COOKIE, choice, max_age=365 * 24 * 3600, samesite="Lax", httponly=True,
-                        secure=request.is_secure)
+    remember_choice(response, i18n.COOKIE, choice)
     return response
 
 

@@ -23,14 +23,16 @@ from ..domain.pulkas import Pulka, read_settings
 from ..domain.reading import read_pulka_file
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import actor, me, own_seat, role
+from ..edge.access import Caller, actor, me, own_seat, role
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ADVANCED, ConfirmForm, ImportForm, PulkaForm, bounds, form_field, text_of
 from ..edge.idempotency import idempotent, new_key, went, write
-from ..edge.presenting import download, presenter
+from ..edge.presenting import busy_list, download, home_gate, presenter
+from ..edge.security import remember_choice
 from ..services import pulkas as pulka_service
 from ..views.filters import orientation_of
+from ..views.gate import Busy
 from ..views.pulkas import card
 from ..views.settlement import CASH_UNITS, in_cash_view
 from .blueprint import bp
@@ -41,12 +43,19 @@ CASH_COOKIE = "cash"  # the unit this browser's table settles in
 # Stand for the CSRF token and for each form's idempotency key in a cached page; each request puts its own in.
 _TOKEN = "\x00csrf-token\x00"
 _KEY = "\x00idempotency-key\x00"
+_WHO = Markup("\x00who\x00")
 
 
 @bp.get("/")
 def index() -> ResponseReturnValue:
-    return render_template("pulkas/index.html", pulkas=[card(summary, pulka) for summary, pulka
-                                                 in pulka_service.pulkas_as_they_stand(store().pulkas, me())])
+    gate = home_gate(me())
+    try:
+        with gate.entered():
+            return gate.run(lambda: render_template("pulkas/index.html", pulkas=[
+                card(summary, standing) for summary, standing in pulka_service.pulkas_as_they_stand(store().pulkas,
+                                                                                                     me())]))
+    except Busy:
+        return busy_list()
 
 
 # -- a new pulka, and its settings ---------------------------------------------------------
@@ -152,21 +161,26 @@ def sheet(uid: str) -> ResponseReturnValue:
     notices = told(pulka)
     mine = own_seat()  # a player's own link: the sheet from his seat, his line marked
 
-    def render(token: str | None = None, once: str | None = None) -> str:
+    def render(token: str | None = None, once: str | None = None, **nobody: object) -> str:
         return render_template("pulkas/sheet.html", pulka=pulka, view=view.sheet, balances=view.balances, token=token,
                                once=once, orientation=orientation, mine=mine,
-                               drawing=Markup(view.drawing(orientation, mine or 0)), restore=undone(pulka), told=notices)
+                               drawing=Markup(view.drawing(orientation, mine or 0)), restore=undone(pulka), told=notices,
+                               **nobody)
 
     if notices or session.get("_flashes") or not current_app.config.get("PAGE_CACHE", True):
         page = render()  # a page with messages is this request's own
     else:
-        key = ("pulkas/sheet.html", orientation, role(), mine)  # a viewer's page has no buttons to change the pulka
-        page = view.page(key, lambda: render(_TOKEN, _KEY)).replace(_TOKEN, generate_csrf())
+        # Kept for every caller of one role and seat (a viewer's page has no buttons to change the pulka; a
+        # player's link turns the drawing), so rendered as nobody's: the caller's name and links go in per
+        # request, like the CSRF token and the keys.
+        key = ("pulkas/sheet.html", orientation, role(), mine)
+        page = view.page(key, lambda: render(_TOKEN, _KEY, caller=Caller(), who=_WHO))
+        page = page.replace(_TOKEN, generate_csrf()).replace(_WHO, render_template("_who.html"))
         page = re.sub(_KEY, lambda _: new_key(), page)
     response = make_response(page)
     if chosen == orientation:
         # Remembered for every pulka, so the sheet keeps its turn after each deal's redirect.
-        response.set_cookie(ORIENTATION_COOKIE, orientation, max_age=365 * 24 * 3600, samesite="Lax")
+        remember_choice(response, ORIENTATION_COOKIE, orientation)
     return response
 
 
@@ -181,7 +195,7 @@ def settlement(uid: str) -> ResponseReturnValue:
     response = make_response(render_template("pulkas/settlement.html", pulka=pulka, view=view.settlement,
                                              balances=view.balances, cash=cash, units=CASH_UNITS))
     if chosen is not None:
-        response.set_cookie(CASH_COOKIE, str(unit or ""), max_age=365 * 24 * 3600, samesite="Lax")
+        remember_choice(response, CASH_COOKIE, str(unit or ""))
     return response
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from functools import cache
 from typing import Protocol
 
@@ -17,12 +17,14 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ...words import Msg
-from ..domain.accounts import (FAILURES_PER_ACCOUNT, FAILURES_PER_ADDRESS, TOKEN_PREFIX, WINDOW, Account,
-                               check_password, check_username, username_key)
+from ..domain.accounts import (FAILURES_PER_ACCOUNT, FAILURES_PER_ADDRESS, FAILURES_PER_PAIR, PASSWORD_MAX,
+                               TOKEN_PREFIX, WINDOW, Account, check_password, check_username, username_key)
+from ..domain.limits import USERNAME_KEY_MAX
 from ..domain.refusals import AccountInvalid, NotFound, RegistrationClosed, TooManyAttempts, Unauthorized
 
 # argon2-cffi's defaults: argon2id, the RFC 9106 low-memory profile (64 MiB, 3 passes).
 HASHER = PasswordHasher()
+SESSION_SECRET_MAX = 64  # token_urlsafe(32) is 43 characters: a longer one is nobody's
 
 
 class AccountRepository(Protocol):
@@ -47,6 +49,13 @@ class AccountRepository(Protocol):
 
     def delete_token(self, token_hash: str) -> None: ...
 
+    def start_session(self, session_hash: str, account_id: int | None, expired_before: datetime) -> None:
+        """A session kept on the server (and those begun before `expired_before` dropped)."""
+
+    def session_alive(self, session_hash: str, remembered: bool = False) -> bool: ...
+
+    def end_session(self, session_hash: str) -> None: ...
+
     def failures(self, keys: Sequence[str], since: datetime) -> dict[str, int]:
         """Failed log-ins since `since`, by key."""
 
@@ -69,21 +78,36 @@ def register(accounts: AccountRepository, username: object, password: object, *,
     return accounts.create_account(check_username(username), HASHER.hash(check_password(password)))
 
 
+def failure_keys(username: str, address: str) -> dict[str, str]:
+    """The keys failures are counted under: hashed, so that any text sent (a username of a thousand
+    characters, a forwarded address) makes a key of one length, which the column holds."""
+    account, place = _digest(username_key(username)), _digest(address)
+    return {"pair": f"pair:{_digest(account + place)}", "account": f"account:{account}", "address": f"address:{place}"}
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def authenticate(accounts: AccountRepository, username: object, password: object, address: str) -> Account:
-    """The account whose password this is; Unauthorized otherwise, TooManyAttempts after too many failures."""
+    """The account whose password this is; Unauthorized otherwise, TooManyAttempts after too many failures
+    (domain.accounts says whose). Text longer than any username or password is looked up by nobody."""
     name = username if isinstance(username, str) else ""
-    keys = {"account": f"account:{username_key(name)}", "address": f"address:{address}"}
+    keys = failure_keys(name, address)
     counts = accounts.failures(list(keys.values()), datetime.now(timezone.utc) - WINDOW)
-    if (counts.get(keys["account"], 0) >= FAILURES_PER_ACCOUNT
-            or counts.get(keys["address"], 0) >= FAILURES_PER_ADDRESS):
+    pair = counts.get(keys["pair"], 0)
+    if (pair >= FAILURES_PER_PAIR or counts.get(keys["address"], 0) >= FAILURES_PER_ADDRESS
+            or (pair and counts.get(keys["account"], 0) >= FAILURES_PER_ACCOUNT)):
         raise TooManyAttempts(int(WINDOW.total_seconds() // 60))
-    account = accounts.account(username=name) if name else None
-    if not isinstance(password, str) or not _verify(accounts, account, password) or account is None:
+    known = name and len(name) <= USERNAME_KEY_MAX and len(username_key(name)) <= USERNAME_KEY_MAX
+    account = accounts.account(username=name) if known else None
+    if (not isinstance(password, str) or len(password) > PASSWORD_MAX or not _verify(accounts, account, password)
+            or account is None):
         accounts.record_failure(list(keys.values()), datetime.now(timezone.utc) - WINDOW)
         raise Unauthorized(Msg("wrong username or password"))
     if account.disabled:
         raise Unauthorized(Msg("this account is disabled: ask the administrator"))
-    accounts.forget_failures(keys["account"])
+    accounts.forget_failures(keys["pair"])
     return account
 
 
@@ -138,6 +162,24 @@ def claim(accounts: AccountRepository, username: str) -> int:
     if account is None:
         raise NotFound("account")
     return accounts.claim(account.id)
+
+
+# -- sessions -------------------------------------------------------------------------------------
+
+
+def start_session(accounts: AccountRepository, account: Account | None, lifetime: timedelta) -> str:
+    """A new session's secret, for the browser's cookie; the server keeps its hash, as of a token."""
+    secret = secrets.token_urlsafe(32)
+    accounts.start_session(token_hash(secret), account.id if account else None, datetime.now(timezone.utc) - lifetime)
+    return secret
+
+
+def session_alive(accounts: AccountRepository, secret: str, remembered: bool = False) -> bool:
+    return len(secret) <= SESSION_SECRET_MAX and accounts.session_alive(token_hash(secret), remembered)
+
+
+def end_session(accounts: AccountRepository, secret: str) -> None:
+    accounts.end_session(token_hash(secret))
 
 
 # -- API tokens ----------------------------------------------------------------------------------

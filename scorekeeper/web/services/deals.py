@@ -14,7 +14,7 @@ from ...words import Msg
 from ..domain.idempotency import Once
 from ..domain.pulkas import Pulka
 from ..domain.refusals import NothingToUndo, TooManyDeals
-from .pulkas import PulkaRepository, note, replayed
+from .pulkas import PulkaRepository, check_room, note, replayed
 
 
 def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
@@ -36,6 +36,7 @@ def add_deal(pulkas: PulkaRepository, uid: str, deal: Deal, expected: int | None
         before = change.before
         if len(before.deals) >= pulkas.max_deals:
             raise TooManyDeals(pulkas.max_deals)
+        check_room(pulkas, before.owner_id, 1)
         deals = (*before.deals, deal)
         replay = replayed(before.settings, deals, focus=len(deals))
         change.append(deal)

@@ -17,8 +17,10 @@ from ... import pulyafile
 from ...engine import Deal, PulkaError, Replay, Text, replay
 from ..domain.idempotency import Once
 from ...words import Msg
-from ..domain.pulkas import Note, Pulka, Settings, Stamp, Summary, default_name, english, next_at_table, read_settings
-from ..domain.refusals import DealRefused, Refused, RulesFrozen, TooManyDeals
+from ..domain.limits import AccountLimits
+from ..domain.pulkas import (Note, Pulka, Settings, Stamp, Standing, Summary, default_name, english, next_at_table,
+                             read_settings)
+from ..domain.refusals import AccountFull, DealRefused, Refused, RulesFrozen, TooManyDeals, TooManyPulkas
 
 
 class PulkaChange(Protocol):
@@ -45,6 +47,13 @@ class PulkaRepository(Protocol):
     @property
     def max_deals(self) -> int:
         """The app's limit on a pulka's deals (SCOREKEEPER_MAX_DEALS)."""
+
+    @property
+    def account_limits(self) -> AccountLimits:
+        """What one account may keep (SCOREKEEPER_MAX_PULKAS, SCOREKEEPER_MAX_ACCOUNT_DEALS)."""
+
+    def account_totals(self, account_id: int) -> tuple[int, int]:
+        """The account's pulkas, and the deals they hold in all."""
 
     def get(self, uid: str) -> Pulka:
         """The pulka as it is now, replayed; NotFound when there is none."""
@@ -88,10 +97,12 @@ def list_pulkas(pulkas: PulkaRepository, account_id: int) -> list[Summary]:
     return pulkas.summaries(account_id)
 
 
-def pulkas_as_they_stand(pulkas: PulkaRepository, account_id: int) -> list[tuple[Summary, Pulka]]:
-    """The account's list with each pulka replayed (from the cache when its version was read before), for
-    the home page's status and leader."""
-    return [(summary, pulkas.get(summary.uid)) for summary in pulkas.summaries(account_id)]
+def pulkas_as_they_stand(pulkas: PulkaRepository, account_id: int) -> list[tuple[Summary, Standing]]:
+    """The account's list with where each pulka stands, for the home page's status and leader: as its last
+    write kept it, so that a list of a thousand long pulkas costs one query, not a thousand replays (only a
+    pulka written before standings were kept is replayed)."""
+    return [(summary, summary.standing or Standing.of(pulkas.get(summary.uid)))
+            for summary in pulkas.summaries(account_id)]
 
 
 def player_names(pulkas: PulkaRepository, account_id: int) -> list[str]:
@@ -106,7 +117,20 @@ def create_pulka(pulkas: PulkaRepository, owner_id: int, settings: Settings, dea
                  started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "") -> Pulka:
     if len(deals) > pulkas.max_deals:
         raise TooManyDeals(pulkas.max_deals)
+    check_room(pulkas, owner_id, len(deals), new_pulka=True)
     return pulkas.create(owner_id, settings, deals, replayed(settings, deals), started, once, table)
+
+
+def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pulka: bool = False) -> None:
+    """Whether the account has room for a new pulka and for `deals` more deals; refused otherwise."""
+    if owner_id is None:
+        return  # a pulka from before accounts: nobody's to count
+    limits = pulkas.account_limits
+    held, dealt = pulkas.account_totals(owner_id)
+    if new_pulka and held >= limits.pulkas:
+        raise TooManyPulkas(limits.pulkas)
+    if deals and dealt + deals > limits.deals:
+        raise AccountFull(limits.deals)
 
 
 def again(pulkas: PulkaRepository, owner_id: int, uid: str, once: Once[Pulka] | None = None,

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ...words import Msg
-from ..domain.limits import SHARE_LABEL_MAX
+from ..domain.limits import SHARE_LABEL_MAX, SHARE_TOKEN_MAX
 from ..domain.reading import one_line
 from ..domain.refusals import NotFound, Refused
 from ..domain.shares import Access, Role, Share
@@ -62,7 +62,7 @@ def revoke_share(shares: ShareRepository, uid: str, share_id: str) -> None:
 
 def open_share(shares: ShareRepository, token: str, account_id: int | None = None) -> Share:
     """Someone opened a share link: with an account, the pulka joins that account's list."""
-    share = shares.share(token)
+    share = shares.share(token) if len(token) <= SHARE_TOKEN_MAX else None  # longer: no link's, not looked up
     if share is None:
         raise NotFound("share link")
     if account_id is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ..domain.limits import AccountLimits
 from ..domain.pulkas import Pulka, Stamp
 from .accounts import AccountStore
 from .cache import Section
@@ -24,10 +25,11 @@ from .watch import CounterCheck, Listener, Watch, access_generation, lately_writ
 class Store:
     """The repositories of one database, as the app (or a command, or a test) uses them."""
 
-    def __init__(self, db: Database, cache: Section[Pulka] | None = None, max_deals: int = 1000):
+    def __init__(self, db: Database, cache: Section[Pulka] | None = None, max_deals: int = 1000,
+                 limits: AccountLimits = AccountLimits()):
         self.db = db
         self.watch = Watch()  # trusts nothing until `watch()`: every version and access is asked for
-        self.pulkas = PulkaStore(db, self.watch, cache, max_deals)
+        self.pulkas = PulkaStore(db, self.watch, cache, max_deals, limits)
         self.accounts = AccountStore(db, self.watch)
         self.shares = ShareStore(db, self.watch)
         self.keys = KeyStore(db)

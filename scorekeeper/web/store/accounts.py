@@ -1,4 +1,4 @@
-"""Accounts, their API tokens and failed log-ins in the database (services.accounts.AccountRepository)."""
+"""Accounts, their API tokens, sessions and failed log-ins in the database (services.accounts.AccountRepository)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, bindparam, delete, func, select, update
+from sqlalchemy import CursorResult, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ...words import Msg
 from ..domain.accounts import Account, username_key
+from ..domain.limits import USERNAME_KEY_MAX
 from ..domain.refusals import AccountInvalid, NotFound
 from .db import Database, noting
-from .models import AccountRow, LoginFailureRow, PlayerRow, PulkaRow, TokenRow
+from .models import AccountRow, LoginFailureRow, PlayerRow, PulkaRow, SessionRow, TokenRow
 from .watch import Watch, access_changed
 
 _ACCOUNTS = select(*AccountRow.__table__.c)
@@ -33,21 +34,34 @@ class AccountStore:
 
     def create_account(self, username: str, password_hash: str) -> Account:
         """A new account; the first of the instance is its administrator and takes over the pulkas and
-        players from before accounts existed."""
-        try:
-            with self.db.Session.begin() as session:
-                first = session.scalar(select(func.count()).select_from(AccountRow)) == 0
-                row = AccountRow(username=username, username_key=username_key(username),
-                                 password_hash=password_hash, is_admin=first)
-                session.add(row)
-                session.flush()
-                if first:
-                    _claim(session, row.id)
-                made = account_of(row)
+        players from before accounts existed. Registrations at once on an empty instance may each count no
+        account: the unique index on the administrator (models.AccountRow) lets one of them be it, and the
+        others are made again as plain accounts."""
+        for admin in (self._no_accounts(), False):
+            try:
+                made = self._create(username, password_hash, admin)
+            except IntegrityError:
+                if admin and self.account(username=username) is None:
+                    continue  # another registration became the administrator first
+                raise AccountInvalid(Msg("the username {username} is taken")(username=repr(username)),
+                                     "username") from None
             self.watch.access_changed()  # a name that was nobody's is somebody's
             return made
-        except IntegrityError:
-            raise AccountInvalid(Msg("the username {username} is taken")(username=repr(username)), "username") from None
+        raise AssertionError("a plain account is made or its name is taken")
+
+    def _no_accounts(self) -> bool:
+        with self.db.reads.connect() as connection:
+            return connection.execute(select(func.count()).select_from(AccountRow)).scalar_one() == 0
+
+    def _create(self, username: str, password_hash: str, admin: bool) -> Account:
+        with self.db.Session.begin() as session:
+            row = AccountRow(username=username, username_key=username_key(username), password_hash=password_hash,
+                             is_admin=admin)
+            session.add(row)
+            session.flush()
+            if admin:
+                _claim(session, row.id)
+            return account_of(row)
 
     def account(self, *, account_id: int | None = None, username: str | None = None,
                 token_hash: str | None = None, remembered: bool = False) -> Account | None:
@@ -58,6 +72,8 @@ class AccountStore:
             by, value = "id", account_id
         elif username is not None:
             by, value = "username", username_key(username)
+            if len(value) > USERNAME_KEY_MAX:
+                return None  # nobody's: no column holds it
         else:
             by, value = "token", token_hash
 
@@ -92,6 +108,7 @@ class AccountStore:
                 raise NotFound("account")
             if end_sessions:
                 connection.execute(delete(TokenRow).where(TokenRow.account_id == account_id))
+                connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             access_changed(connection)
         self.watch.access_changed()
 
@@ -103,6 +120,24 @@ class AccountStore:
         with self.db.engine.begin() as connection:
             connection.execute(delete(TokenRow).where(TokenRow.token_hash == token_hash))
             access_changed(connection)
+        self.watch.access_changed()
+
+    def start_session(self, session_hash: str, account_id: int | None, expired_before: datetime) -> None:
+        with self.db.engine.begin() as connection:
+            connection.execute(delete(SessionRow).where(SessionRow.created_at < expired_before))
+            connection.execute(insert(SessionRow).values(id=session_hash, account_id=account_id))
+
+    def session_alive(self, session_hash: str, remembered: bool = False) -> bool:
+        def ask() -> bool:
+            with self.db.reads.connect() as connection:
+                return connection.execute(select(SessionRow.id).where(SessionRow.id == session_hash)).first() is not None
+
+        return self.watch.remembered(("session", session_hash), ask) if remembered else ask()
+
+    def end_session(self, session_hash: str) -> None:
+        with self.db.engine.begin() as connection:
+            connection.execute(delete(SessionRow).where(SessionRow.id == session_hash))
+            access_changed(connection)  # what other processes remember of it is asked again
         self.watch.access_changed()
 
     def failures(self, keys: Sequence[str], since: datetime) -> dict[str, int]:

@@ -115,7 +115,8 @@ def private_file(path: Path) -> None:
 def make_engine(url: str) -> Engine:
     url = normalize_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 15})
+        # hide_parameters: an error's line never shows the values sent (a password hash, a token's).
+        engine = create_engine(url, connect_args={"timeout": 15}, hide_parameters=True)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -127,7 +128,7 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    engine = create_engine(url, pool_size=10, max_overflow=10)
+    engine = create_engine(url, pool_size=10, max_overflow=10, hide_parameters=True)
     _ping_after_idle(engine)
     return engine
 

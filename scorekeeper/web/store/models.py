@@ -9,11 +9,12 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, MetaData, String, Text, UniqueConstraint
+from sqlalchemy import (JSON, Boolean, DateTime, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint,
+                        text)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from ..domain.limits import (CURRENCY_MAX, IDEMPOTENCY_KEY_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX, SHARE_LABEL_MAX,
-                             USERNAME_MAX)
+                             SHARE_TOKEN_MAX, UID_MAX, USERNAME_KEY_MAX, USERNAME_MAX)
 
 # Named constraints keep Alembic migrations portable between SQLite and PostgreSQL.
 NAMING = {
@@ -36,11 +37,14 @@ class AccountRow(Base):
     """Who keeps pulkas. Accounts are disabled, never deleted: their pulkas stay theirs."""
 
     __tablename__ = "accounts"
+    # One administrator, however many register at once on an empty instance (store.accounts.create_account).
+    __table_args__ = (Index("uq_accounts_one_admin", "is_admin", unique=True, sqlite_where=text("is_admin"),
+                            postgresql_where=text("is_admin")),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(USERNAME_MAX))
-    # The username as compared (casefolded): "Anna" and "anna" are one account.
-    username_key: Mapped[str] = mapped_column(String(USERNAME_MAX * 3), unique=True)
+    # The username as compared (domain.accounts.username_key): "Anna" and "anna" are one account.
+    username_key: Mapped[str] = mapped_column(String(USERNAME_KEY_MAX), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
     disabled: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -69,8 +73,19 @@ class LoginFailureRow(Base):
     __tablename__ = "login_failures"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    key: Mapped[str] = mapped_column(String(200), index=True)  # "account:<username_key>" or "address:<ip>"
+    key: Mapped[str] = mapped_column(String(200), index=True)  # services.accounts.failure_keys
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SessionRow(Base):
+    """A browser's session, kept on the server: the cookie names it (by a secret whose hash this is), and
+    once it ends (log-out, a new log-in, a password change) a copy of the cookie opens nothing."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now, index=True)
 
 
 class PlayerRow(Base):
@@ -89,10 +104,10 @@ class PulkaRow(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     # The pulka's address everywhere (random, never reused); the row id never leaves the database.
-    uid: Mapped[str] = mapped_column(String(32), unique=True)
+    uid: Mapped[str] = mapped_column(String(UID_MAX), unique=True)
     # The table that plays it: the uid of the first of the pulkas its players played one after another ("same
     # players again"). A share link opens every pulka of its table.
-    table_uid: Mapped[str] = mapped_column(String(32), index=True)
+    table_uid: Mapped[str] = mapped_column(String(UID_MAX), index=True)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))  # None: from before accounts
     name: Mapped[str] = mapped_column(String(PULKA_NAME_MAX))
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)  # Rules.overrides(): the preset and what differs
@@ -105,6 +120,8 @@ class PulkaRow(Base):
     # What the last write did and who did it ({"what": "added", "deal": 7, "by": "Anna"}): the note
     # that phones watching the sheet show.
     last_change: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    # Where it stands (domain.pulkas.Standing), kept by every write: the home list reads it, never a replay.
+    standing: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
     seats: Mapped[list[SeatRow]] = relationship(
         order_by="SeatRow.seat", cascade="all, delete-orphan", passive_deletes=True, lazy="selectin")
@@ -152,7 +169,7 @@ class ShareRow(Base):
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)  # public: names the link in the API
     pulka_id: Mapped[int] = mapped_column(ForeignKey("pulkas.id", ondelete="CASCADE"), index=True)
-    token: Mapped[str] = mapped_column(String(64), unique=True)
+    token: Mapped[str] = mapped_column(String(SHARE_TOKEN_MAX), unique=True)
     role: Mapped[str] = mapped_column(String(8))
     label: Mapped[str] = mapped_column(String(SHARE_LABEL_MAX), default="")
     player: Mapped[int | None] = mapped_column(Integer)  # the seat of the player whose link it is, if named

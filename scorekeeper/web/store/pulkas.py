@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session
 
 from ...engine import Deal, Replay
 from ..domain.idempotency import Answered, Once
-from ..domain.pulkas import Note, Pulka, Settings, Stamp, Summary
+from ..domain.limits import AccountLimits
+from ..domain.pulkas import Note, Pulka, Settings, Stamp, Standing, Summary
 from ..domain.refusals import NotFound, VersionConflict
 from ..domain.shares import Role
 from .cache import Section, VersionCache
@@ -46,10 +47,12 @@ def new_uid() -> str:
 class PulkaStore:
     """The pulkas of one database, and this process's pulkas by version (services.pulkas.PulkaRepository)."""
 
-    def __init__(self, db: Database, watch: Watch, cache: Section[Pulka] | None = None, max_deals: int = 1000):
+    def __init__(self, db: Database, watch: Watch, cache: Section[Pulka] | None = None, max_deals: int = 1000,
+                 limits: AccountLimits = AccountLimits()):
         self.db = db
         self.watch = watch
         self.max_deals = max_deals  # the app's limit on a pulka's deals, which the use cases keep
+        self.account_limits = limits  # and on an account's pulkas and deals in all
         # The app gives its share of one budget in bytes; alone (tests, commands): the 256 latest pulkas.
         self.cache: Section[Pulka] = cache or VersionCache[Any](256).section("pulkas")
 
@@ -97,11 +100,24 @@ class PulkaStore:
             rows = list(session.scalars(
                 select(PulkaRow).where(or_(PulkaRow.owner_id == account_id, PulkaRow.table_uid.in_(shared)))
                 .order_by(PulkaRow.updated_at.desc(), PulkaRow.id.desc())))
+            standings = {r.id: Standing.read(r.standing) for r in rows}
+            # Counted only for pulkas kept before standings were: a thousand long pulkas' deals are not read.
+            uncounted = [pulka_id for pulka_id, standing in standings.items() if standing is None]
             counts: dict[int, int] = {pulka_id: count for pulka_id, count in session.execute(
-                select(DealRow.pulka_id, func.count()).where(DealRow.pulka_id.in_([r.id for r in rows]))
-                .group_by(DealRow.pulka_id))}
-            return [Summary(r.uid, r.name, players(r), counts.get(r.id, 0), aware(r.updated_at),
-                            Role.OWNER if r.owner_id == account_id else _best(shared[r.table_uid])) for r in rows]
+                select(DealRow.pulka_id, func.count()).where(DealRow.pulka_id.in_(uncounted))
+                .group_by(DealRow.pulka_id))} if uncounted else {}
+            return [Summary(r.uid, r.name, players(r), _deals(standings[r.id]) or counts.get(r.id, 0),
+                            aware(r.updated_at), Role.OWNER if r.owner_id == account_id else _best(shared[r.table_uid]),
+                            standings[r.id]) for r in rows]
+
+    def account_totals(self, account_id: int) -> tuple[int, int]:
+        """How many pulkas the account owns, and how many deals they hold in all."""
+        with self.db.reads.connect() as connection:
+            pulkas = connection.execute(select(func.count()).select_from(PulkaRow)
+                                        .where(PulkaRow.owner_id == account_id)).scalar_one()
+            deals = connection.execute(select(func.count()).select_from(DealRow).join(PulkaRow, PulkaRow.id == DealRow.pulka_id)
+                                       .where(PulkaRow.owner_id == account_id)).scalar_one()
+        return int(pulkas), int(deals)
 
     def player_names(self, account_id: int) -> list[str]:
         """The names the account has seated (its circle)."""
@@ -118,9 +134,9 @@ class PulkaStore:
         try:
             with self.db.Session.begin() as session:
                 uid = new_uid()
-                row = PulkaRow(uid=uid, table_uid=table or uid, owner_id=owner_id, name=settings.name, currency=settings.currency,
-                               rules=settings.rules.overrides(), first_dealer=settings.first_dealer, version=1,
-                               created_at=started or now())
+                row = PulkaRow(uid=uid, table_uid=table or uid, owner_id=owner_id, name=settings.name,
+                               currency=settings.currency, rules=settings.rules.overrides(),
+                               first_dealer=settings.first_dealer, version=1, created_at=started or now())
                 row.seats = seats(session, owner_id, settings.players)
                 session.add(row)
                 session.flush()
@@ -128,6 +144,7 @@ class PulkaStore:
                                 for number, deal in enumerate(deals, 1))
                 session.flush()
                 pulka = pulka_of(row, tuple(deals), replayed)
+                row.standing = Standing.of(pulka).stored()
                 stamped(session, pulka.uid, pulka.stamp)
                 remember(session, once, pulka)
         except IntegrityError:
@@ -226,13 +243,14 @@ class Change:
     def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
         """The pulka this write makes, kept by its new version once the transaction commits. `note` says what
         the write did and who did it, for the phones that watch the sheet."""
-        self._execute(update(PulkaRow).where(PulkaRow.id == self.pulka_id).values(last_change=dict(note)))
         self.session.flush()
         s = settings or self.before.settings
         self.after = dataclasses.replace(
             self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
             first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, updated_at=now(),
             last_change=note)
+        self._execute(update(PulkaRow).where(PulkaRow.id == self.pulka_id)
+                      .values(last_change=dict(note), standing=Standing.of(self.after).stored()))
         return self.after
 
     @property
@@ -262,6 +280,10 @@ def seats(session: Session, owner_id: int | None, names: Sequence[str]) -> list[
                         .on_conflict_do_nothing(index_elements=["owner_id", "name"]))
         found = known()
     return [SeatRow(seat=seat, player=found[name]) for seat, name in enumerate(names)]
+
+
+def _deals(standing: Standing | None) -> int:
+    return standing.deals if standing is not None else 0
 
 
 def _best(roles: Sequence[str]) -> Role:

@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from alembic.script import ScriptDirectory
-from sqlalchemy import (JSON, BindParameter, Cast, Column, Connection, Date, DateTime, Float, Integer, LargeBinary,
-                        Numeric, Table, Text, Time, Uuid, bindparam, cast, func, insert, select)
+from sqlalchemy import (JSON, BindParameter, Cast, Column, Connection, Date, DateTime, Engine, Float, Integer,
+                        LargeBinary, Numeric, Table, Text, Time, Uuid, bindparam, cast, func, insert, select)
 
 from .backup import (FORMAT, GZIP_HEADER, MADE_BY_MIGRATIONS, SQLITE_HEADER, BackupError, Done, data_tables,
                      revision_of, snapshot_of_file, dump)
+from .archived import Damaged, check_pulkas, check_rows
 from .db import Database, alembic_config, safe_url, upgrade
+from .models import Base
 
 
 def restore(url: str, file: Path) -> Done:
@@ -28,6 +30,8 @@ def restore(url: str, file: Path) -> Done:
     try:
         with database.reporting():
             tables, rows = _restore(database, document)
+    except Damaged as error:
+        raise BackupError(f"{file} is damaged: {error}; nothing was restored") from None
     except (KeyError, TypeError, ValueError) as error:
         raise BackupError(f"{file} is damaged: {type(error).__name__} {error}") from error
     finally:
@@ -78,7 +82,28 @@ def _restore(database: Database, document: dict[str, Any]) -> tuple[int, int]:
     with engine.begin() as connection:
         counts = load(connection, document["tables"])
     upgrade(engine)
+    if revision != _head():
+        _read_back(engine)
     return counts
+
+
+def _head() -> str | None:
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def _read_back(engine: Engine) -> None:
+    """An older archive's pulkas, brought to this schema by the migrations, read as the app reads them; one
+    it cannot read takes every restored row out again, so the database is as empty as it was."""
+    with engine.connect() as connection:
+        now = dump(connection, safe_url(str(engine.url)))
+    try:
+        check_pulkas({table["name"]: (table["columns"], table["rows"]) for table in now["tables"]})
+    except Damaged:
+        with engine.begin() as connection:
+            for table in reversed(data_tables(connection)):
+                if table.name not in MADE_BY_MIGRATIONS:
+                    connection.execute(table.delete())
+        raise
 
 
 def load(connection: Connection, archived: list[dict[str, Any]]) -> tuple[int, int]:
@@ -89,15 +114,23 @@ def load(connection: Connection, archived: list[dict[str, Any]]) -> tuple[int, i
     missing = set(by_name) - {table.name for table in tables}
     if missing:
         raise BackupError(f"the backup has tables this database lacks: {', '.join(sorted(missing))}")
-    inserted = 0
-    for table in tables:  # parents first, whatever order the archive has
+    # Every row is checked before any is written: a restore is all of the archive or nothing.
+    given = {}
+    for table in tables:
         archived_table = by_name.get(table.name, {"columns": [], "rows": []})
         names, rows = archived_table["columns"], archived_table["rows"]
         unknown = set(names) - set(table.columns.keys())
         if unknown:
             raise BackupError(f"the backup has columns table {table.name} lacks: {', '.join(sorted(unknown))}")
-        if any(len(row) != len(names) for row in rows):
+        if not isinstance(rows, list) or any(not isinstance(row, list) or len(row) != len(names) for row in rows):
             raise BackupError(f"the backup's table {table.name} has rows of the wrong length")
+        check_rows(table, names, rows)
+        given[table.name] = (names, rows)
+    if _at_head(tables):
+        check_pulkas(given)  # as the app will read them; an older archive's rows are read after its migrations
+    inserted = 0
+    for table in tables:  # parents first, whatever order the archive has
+        names, rows = given[table.name]
         if not rows:
             continue
         if table.name in MADE_BY_MIGRATIONS:
@@ -109,6 +142,12 @@ def load(connection: Connection, archived: list[dict[str, Any]]) -> tuple[int, i
         _reset_sequences(connection, table)
         inserted += len(rows)
     return len(tables), inserted
+
+
+def _at_head(tables: list[Table]) -> bool:
+    """Whether the tables have every column of this version's models (the archive is of this schema)."""
+    found = {table.name: set(table.columns.keys()) for table in tables}
+    return all(set(model.columns.keys()) <= found.get(name, set()) for name, model in Base.metadata.tables.items())
 
 
 def _parameter(connection: Connection, column: Column[Any], name: str) -> BindParameter[Any] | Cast[Any]:

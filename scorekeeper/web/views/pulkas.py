@@ -14,7 +14,7 @@ from ...engine import Column
 from ...render.svg import POSITIONS, sheet_svg
 from ...render.text import filename
 from ...settled import Settled, settled
-from ..domain.pulkas import Pulka, Summary
+from ..domain.pulkas import Pulka, Standing, Summary
 from . import deals, exports, settlement
 from .filters import jsonable
 from .gate import Gate
@@ -22,16 +22,13 @@ from .gate import Gate
 T = TypeVar("T")
 
 
-def card(row: Summary, pulka: Pulka) -> dict[str, Any]:
+def card(row: Summary, standing: Standing) -> dict[str, Any]:
     """A pulka in the home list: its name, last change, where it stands and who leads (the best balance, when
     above zero), without every player's name. The template says it in words."""
-    net = pulka.settlement.net
-    best = max(net)
     return {
         "uid": row.uid, "name": row.name, "role": row.role.value, "date": row.updated_at.date(),
-        "deals": len(pulka.deals), "finished": pulka.sheet.finished,
-        "leaders": [name for name, value in zip(pulka.players, net) if value == best] if best > 0 else [],
-        "best": best,
+        "deals": standing.deals, "finished": standing.finished, "leaders": list(standing.leaders),
+        "best": standing.best,
     }
 
 
