@@ -20,6 +20,7 @@ TINY = {
     "live.py": ["--tables", "2", "--phones", "2", "--seconds", "8", "--every", "1"],
     "contention.py": ["--writers", "3", "--deals", "6"],
     "replay.py": ["--deals", "200", "--repeat", "1"],
+    "home.py": ["--pulkas", "2", "--deals", "20", "--clients", "2", "--seconds", "1"],
 }
 
 

@@ -35,5 +35,5 @@ def test_a_translation_of_a_text_no_longer_used_is_found(monkeypatch):
 
 
 def test_the_templates_are_read_for_texts():
-    found = catalogs.template().get("Log in")
+    found = catalogs.template().get("Language")
     assert found is not None and ("templates/base.html" in {file for file, _ in found.locations})
