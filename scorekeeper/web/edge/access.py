@@ -55,6 +55,7 @@ NEEDS: dict[str, Need] = {
     "pages.new_pulka": Need.ACCOUNT,
     "pages.import_pulka": Need.ACCOUNT,
     "pages.open_share": Need.ANYONE,
+    "pages.paper": Need.ANYONE,  # settling a paper sheet stores nothing
     "pages.sheet": Need.READ,
     "pages.history": Need.READ,
     "pages.settlement": Need.READ,
@@ -75,6 +76,7 @@ NEEDS: dict[str, Need] = {
     "api.openapi": Need.ANYONE,
     "api.create_account": Need.ANYONE,  # open registration, or the administrator: decided by the use case
     "api.create_token": Need.ANYONE,
+    "api.settle": Need.ANYONE,  # a paper sheet's settlement: nothing is stored
     "api.revoke_token": Need.ACCOUNT,
     "api.parameters": Need.ACCOUNT,
     "api.players": Need.ACCOUNT,

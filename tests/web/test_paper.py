@@ -1,0 +1,135 @@
+"""The paper sheet on the web: POST /api/v1/settle (FORMAT.md §4) and the page, both without an account."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorekeeper.web.domain.paper import grid_field, sheet_of_form, value
+
+from .conftest import snapshot
+
+MM = {"format": "pulya-sheet/1", "players": ["Аня", "Борис", "Вера"], "rules": {"preset": "sochi", "whist_price": 0.5},
+      "pulya": {"Аня": 20, "Борис": 14, "Вера": 20}, "gora": {"Аня": 42, "Борис": 96, "Вера": 132},
+      "whists": {"Аня": {"Борис": 170, "Вера": 60}, "Борис": {"Аня": 64, "Вера": 178},
+                 "Вера": {"Аня": 88, "Борис": 95}}}
+
+FORM = {"player_0": "Аня", "player_1": "Борис", "player_2": "Вера", "player_3": "", "preset": "sochi",
+        "whist_price": "0,5", "currency": "₽", "pulya_0": "20", "pulya_1": "14", "pulya_2": "20",
+        "gora_0": "42", "gora_1": "96", "gora_2": "132", "whists_0_1": "170", "whists_0_2": "60",
+        "whists_1_0": "64", "whists_1_2": "178", "whists_2_0": "88", "whists_2_1": "95"}
+
+
+def test_the_api_settles_without_an_account(app):
+    anonymous = app.test_client()
+    before = snapshot(app)
+    response = anonymous.post("/api/v1/settle", json=MM)
+    assert response.status_code == 200, response.json
+    body = response.json
+    assert body["format"] == "pulya-result/1" and body["settlement"]["amnesty"] == 42
+    assert body["settlement"]["pairwise"]["Аня"] == {"Борис": 306, "Вера": 272}
+    assert body["settlement"]["money"] == {"Аня": 289, "Борис": -61.5, "Вера": -227.5}
+    assert snapshot(app) == before  # nothing is stored
+
+
+@pytest.mark.parametrize("changes,status,code,field", [
+    ({"pulya": {"Аня": -1, "Борис": 14, "Вера": 20}}, 422, "bad_number", "pulya.Аня"),
+    ({"whists": {"Аня": {"Аня": 0}}}, 422, "self_whists", "whists.Аня.Аня"),
+    ({"gora": {"Аня": 1, "Борис": 2, "Гена": 3}}, 422, "bad_number", "gora.Вера"),
+    ({"gora": {"Аня": 1, "Борис": 2, "Вера": 3, "Гена": 3}}, 422, "unknown_player", "gora.Гена"),
+    ({"extra": 1}, 400, "bad_format", "extra"),
+])
+def test_the_api_refuses_on_the_field(app, changes, status, code, field):
+    response = app.test_client().post("/api/v1/settle", json=MM | changes)
+    assert response.status_code == status
+    assert (response.json["error"]["code"], response.json["error"]["field"]) == (code, field)
+
+
+@pytest.mark.parametrize("body", ['{"gora": NaN}', "{not json", "[1]", '"text"'])
+def test_the_api_never_answers_500(app, body):
+    response = app.test_client().post("/api/v1/settle", data=body, content_type="application/json")
+    assert 400 <= response.status_code < 500
+    assert response.json["error"]["code"] in ("bad_json", "bad_format")
+
+
+def test_the_api_wants_json(app):
+    assert app.test_client().post("/api/v1/settle", data="x", content_type="text/plain").status_code == 415
+
+
+def test_the_grid_is_the_format_object():
+    data = sheet_of_form(FORM)
+    assert data == {**MM, "currency": "₽"}
+
+
+def test_values_as_players_type_them():
+    assert [value(t) for t in ("12", "12,5", "−4", "+3", " 7 ", "1.25", "abc", "")] == \
+        [12, 12.5, -4, 3, 7, 1.25, "abc", ""]
+
+
+def test_an_empty_pulya_row_is_no_pulya_an_empty_gora_is_missing():
+    form = FORM | {"pulya_0": "", "pulya_1": "", "pulya_2": "", "gora_1": ""}
+    data = sheet_of_form(form)
+    assert "pulya" not in data and data["gora"] == {"Аня": 42, "Вера": 132}
+
+
+def test_a_files_field_is_named_as_the_grids():
+    assert [grid_field(f, FORM) for f in ("gora.Аня", "whists.Борис.Вера", "pulya.Вера", "rules.whist_price",
+                                          "rules.preset", "players", "format")] == \
+        ["gora_0", "whists_1_2", "pulya_2", "whist_price", "preset", "players", ""]
+
+
+def test_the_page_is_reachable_without_an_account(app):
+    anonymous = app.test_client()
+    login = anonymous.get("/login", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    assert "Посчитать бумажную пулю" in login
+    page = anonymous.get("/paper")
+    assert page.status_code == 200
+    assert 'name="gora_0"' in page.get_data(as_text=True)
+
+
+def test_the_page_settles_without_script(app):
+    page = app.test_client().post("/paper", data=FORM, headers={"Accept-Language": "en"})
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "Amnesty: the smallest gora, 42, is struck from every gora." in text
+    assert "Борис&#39;s 54 gora points: 180 whists from each of the others" in text
+    assert "Аня–Борис: 350 − 64 = 286; for the pulya +20: 306." in text
+    assert "Вера pays Аня 227.50" in text
+
+
+def test_the_page_in_russian(app):
+    text = app.test_client().post("/paper", data=FORM, headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    assert "Амнистия: наименьшая гора, 42, списывается со всех гор." in text
+    assert "Аня–Борис: 350 − 64 = 286; за пулю +20: 306." in text
+
+
+@pytest.mark.parametrize("changes,field", [
+    ({"pulya_1": "-3"}, "pulya_1"),
+    ({"pulya_1": "14,5"}, "pulya_1"),
+    ({"gora_2": ""}, "gora_2"),
+    ({"whists_2_0": "много"}, "whists_2_0"),
+    ({"player_2": "Аня"}, "players"),
+    ({"whist_price": "-1"}, "whist_price"),
+])
+def test_a_mistake_is_refused_on_its_field(app, changes, field):
+    page = app.test_client().post("/paper", data=FORM | changes, headers={"Accept-Language": "en"})
+    assert 400 <= page.status_code < 500
+    text = page.get_data(as_text=True)
+    # the message sits right after its own input (the names' after the last name)
+    at = text.index('name="player_3"' if field == "players" else f'name="{field}"')
+    assert '<p class="error"' in text[at:at + 400]
+    assert "Amnesty" not in text
+
+
+def test_a_table_of_four(app):
+    form = {"player_0": "A", "player_1": "B", "player_2": "C", "player_3": "D", "preset": "sochi",
+            "gora_0": "0", "gora_1": "6", "gora_2": "0", "gora_3": "0"}
+    text = app.test_client().post("/paper", data=form, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "B&#39;s 6 gora points: 15 whists from each of the others (6 × 10 ÷ 4)." in text
+
+
+def test_the_openapi_document_lists_settle(app):
+    document = app.test_client().get("/api/v1/openapi.json").json
+    assert "post" in document["paths"]["/api/v1/settle"]
+    json.dumps(document)
