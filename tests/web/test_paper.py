@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from scorekeeper import pulyafile
 from scorekeeper.web.domain.paper import grid_field, sheet_of_form, value
 
 from .conftest import snapshot
@@ -133,3 +134,34 @@ def test_the_openapi_document_lists_settle(app):
     document = app.test_client().get("/api/v1/openapi.json").json
     assert "post" in document["paths"]["/api/v1/settle"]
     json.dumps(document)
+
+
+# -- a pulka going on from paper (FORMAT.md §5) -------------------------------------------------
+
+OPENING_FILE = {"format": "pulya/1", "players": ["Аня", "Борис", "Вера"], "rules": {"preset": "sochi"},
+                "first_dealer": "Вера",
+                "opening": {"pulya": {"Аня": 20, "Борис": 10, "Вера": 0}, "gora": {"Аня": 4.5, "Борис": 30},
+                            "whists": {"Аня": {"Борис": 48}}},
+                "deals": [{"type": "game", "declarer": "Аня", "contract": "6S",
+                           "whist": {"Борис": "pass", "Вера": "pass"}}]}
+
+
+def test_import_and_export_carry_the_opening(client):
+    made = client.post("/api/v1/import", json=OPENING_FILE)
+    assert made.status_code == 201, made.json
+    uid = made.json["id"]
+    exported = client.get(f"/api/v1/pulkas/{uid}/export").json
+    assert exported["opening"]["pulya"] == OPENING_FILE["opening"]["pulya"]
+    assert exported["opening"]["gora"] == {"Аня": 4.5, "Борис": 30, "Вера": 0}
+    assert exported["opening"]["whists"]["Аня"] == {"Борис": 48, "Вера": 0}
+    # Аня's pulya was closed on paper: her 6♠ helps Борис 10 → 12, for 10 whists a point
+    settled = client.get(f"/api/v1/pulkas/{uid}/settlement").json
+    from scorekeeper import pulyafile
+    expected = pulyafile.result_json(pulyafile.parse(OPENING_FILE))
+    assert expected["sheet"]["whists"]["Аня"]["Борис"] == 68
+    assert [round(p["net"], 2) for p in settled["players"]] == list(expected["settlement"]["balance"].values())
+    # the same table again starts afresh, without the paper
+    again = client.post(f"/p/{uid}/again")
+    assert again.status_code in (302, 303)
+    fresh = again.headers["Location"].strip("/").split("/")[1]
+    assert fresh != uid and "opening" not in client.get(f"/api/v1/pulkas/{fresh}/export").json

@@ -37,6 +37,7 @@ class Pulka:
     updated_at: datetime
     owner_id: int | None = None
     last_change: Note | None = None  # what the last write did, and who did it
+    opening: Sheet | None = None  # the sheet as paper left it, when the table began there (FORMAT.md §5)
 
     @property
     def n(self) -> int:
@@ -56,7 +57,7 @@ class Pulka:
 
     @property
     def settings(self) -> Settings:
-        return Settings(self.name, self.currency, self.players, self.first_dealer, self.rules)
+        return Settings(self.name, self.currency, self.players, self.first_dealer, self.rules, self.opening)
 
     def result(self, number: int) -> DealResult:
         """Deal `number` (1-based) and what it wrote; NotFound for a deal the pulka does not have."""
@@ -72,6 +73,7 @@ class Settings:
     players: tuple[str, ...]
     first_dealer: int
     rules: Rules
+    opening: Sheet | None = None  # the deals go on from it: it is not a setting a form changes
 
     @property
     def seating(self) -> tuple[tuple[str, ...], int, Rules]:
@@ -138,9 +140,13 @@ def read_settings(data: Mapping[str, object], base: Settings | None = None,
         rules = _rules(data["rules"], faults) or rules
     name = _text(data, "name", PULKA_NAME_MAX, faults, base.name if base else "")
     currency = _text(data, "currency", CURRENCY_MAX, faults, base.currency if base else "")
+    opening = base.opening if base else None
+    if opening is not None and players and len(players) != opening.n:
+        faults.append(Fault.of("bad_players", "players", Msg("the pulka goes on from a paper sheet of {n} players")(
+            n=opening.n)))
     if faults:
         raise SettingsInvalid(faults)
-    return Settings(name or default_name(players, say), currency, players, first_dealer, rules)
+    return Settings(name or default_name(players, say), currency, players, first_dealer, rules, opening)
 
 
 def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ stored in the write's transaction, so that a request sent again is not made twic
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -110,7 +111,8 @@ def create_pulka(pulkas: PulkaRepository, owner_id: int, settings: Settings, dea
 def again(pulkas: PulkaRepository, owner_id: int, uid: str, once: Once[Pulka] | None = None) -> Pulka:
     """A new pulka for the same table: the players in the same seats, the same first dealer, rules, name
     and currency as pulka `uid`, and no deal yet."""
-    return create_pulka(pulkas, owner_id, pulkas.get(uid).settings, once=once)
+    # The same table starts afresh: a paper sheet the last pulka went on from is not this one's.
+    return create_pulka(pulkas, owner_id, dataclasses.replace(pulkas.get(uid).settings, opening=None), once=once)
 
 
 def import_pulka(pulkas: PulkaRepository, owner_id: int, file: pulyafile.Pulka, name: str = "",
@@ -124,6 +126,7 @@ def import_pulka(pulkas: PulkaRepository, owner_id: int, file: pulyafile.Pulka, 
         "first_dealer": file.players[file.first_dealer],
         "rules": file.rules.overrides(),
     })
+    settings = dataclasses.replace(settings, opening=file.opening)
     return create_pulka(pulkas, owner_id, settings, file.deals, file.started, once)
 
 
@@ -157,7 +160,7 @@ def replayed(settings: Settings, deals: Sequence[Deal], focus: int | None = None
              renumber_from: int | None = None) -> Replay:
     """The engine's replay of `deals`; DealRefused with its problems if a deal breaks the rules."""
     try:
-        return replay(settings.rules, len(settings.players), deals, settings.first_dealer)
+        return replay(settings.rules, len(settings.players), deals, settings.first_dealer, settings.opening)
     except PulkaError as error:
         raise DealRefused.of(error, settings.players, focus, action, renumber_from) from None
 

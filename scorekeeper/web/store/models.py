@@ -102,6 +102,8 @@ class PulkaRow(Base):
     # What the last write did and who did it ({"what": "added", "deal": 7, "by": "Anna"}): the note
     # that phones watching the sheet show.
     last_change: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    # The sheet as paper left it, by seat (rows.opening_json), when the pulka began on paper.
+    opening: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
     seats: Mapped[list[SeatRow]] = relationship(
         order_by="SeatRow.seat", cascade="all, delete-orphan", passive_deletes=True, lazy="selectin")
