@@ -165,3 +165,35 @@ def test_import_and_export_carry_the_opening(client):
     assert again.status_code in (302, 303)
     fresh = again.headers["Location"].strip("/").split("/")[1]
     assert fresh != uid and "opening" not in client.get(f"/api/v1/pulkas/{fresh}/export").json
+
+
+def test_a_logged_in_player_keeps_the_sheet_as_a_pulka(client):
+    page = client.post("/paper", data=FORM).get_data(as_text=True)
+    assert 'formaction="/paper/keep"' in page
+    kept = client.post("/paper/keep", data=FORM | {"idempotency_key": "k1"})
+    assert kept.status_code == 302
+    uid = kept.headers["Location"].strip("/").split("/")[1]
+    exported = client.get(f"/api/v1/pulkas/{uid}/export").json
+    assert exported["deals"] == [] and exported["opening"]["gora"] == MM["gora"]
+    assert exported["currency"] == "₽"
+    settled = client.get(f"/api/v1/pulkas/{uid}/settlement").json
+    assert [p["net"] for p in settled["players"]] == [578, -123, -455]
+    assert settled["amnesty"] == 42
+    # sent again with its key, it is kept once
+    assert client.post("/paper/keep", data=FORM | {"idempotency_key": "k1"}).headers["Location"] == kept.headers["Location"]
+    assert [p["id"] for p in client.get("/api/v1/pulkas").json["pulkas"]] == [uid]
+
+
+def test_keeping_refuses_a_pulya_above_its_size(client):
+    page = client.post("/paper/keep", data=FORM | {"pulya_0": "25"}, headers={"Accept-Language": "en"})
+    assert page.status_code == 422
+    text = page.get_data(as_text=True)
+    at = text.index('name="pulya_0"')
+    assert "above the 20 it closes at" in text[at:at + 400]
+    assert client.get("/api/v1/pulkas").json["pulkas"] == []
+
+
+def test_keeping_needs_an_account(app):
+    anonymous = app.test_client()
+    assert 'formaction="/paper/keep"' not in anonymous.post("/paper", data=FORM).get_data(as_text=True)
+    assert anonymous.post("/paper/keep", data=FORM).status_code in (302, 401)

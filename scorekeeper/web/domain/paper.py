@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ... import pulyafile, sheetfile
+from ...engine import Code, PulkaEnd
 from ...sheetfile import PaperSheet
+from ...words import Msg
 from .reading import first_unstorable
 from .refusals import Refused, Unstorable
 
@@ -34,6 +36,18 @@ def read_sheet(data: object) -> PaperSheet:
     except pulyafile.FileError as error:
         p = error.problem
         raise Refused(p.full, p.field, code=p.code.value, names=error.players) from None
+
+
+def check_opening(paper: PaperSheet) -> None:
+    """Refused (bad_opening, on the player's pulya) when a pulya stands above the size it closes at: a sheet
+    that settles, but that no pulka could have written (FORMAT.md §5)."""
+    rules = paper.rules
+    if rules.pulka_end is PulkaEnd.ALL_CLOSED:
+        for name, points in zip(paper.players, paper.sheet.pulya):
+            if points > rules.pulya_size:
+                raise Refused(Msg("{name}'s pulya is {points}, above the {size} it closes at: a pulka cannot go on "
+                                  "from it")(name=name, points=points, size=rules.pulya_size),
+                              f"pulya.{name}", code=Code.BAD_OPENING.value)
 
 
 def read_sheet_text(text: bytes | str) -> PaperSheet:

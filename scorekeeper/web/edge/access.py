@@ -56,6 +56,7 @@ NEEDS: dict[str, Need] = {
     "pages.import_pulka": Need.ACCOUNT,
     "pages.open_share": Need.ANYONE,
     "pages.paper": Need.ANYONE,  # settling a paper sheet stores nothing
+    "pages.keep_paper": Need.ACCOUNT,
     "pages.sheet": Need.READ,
     "pages.history": Need.READ,
     "pages.settlement": Need.READ,
