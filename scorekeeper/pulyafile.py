@@ -140,7 +140,7 @@ def parse(data: object) -> Pulka:
     rules = read_rules(data["rules"], problems) if "rules" in data else None
     players = tuple(data["players"]) if "players" in data and not any(p.code is Code.BAD_PLAYERS for p in problems) else ()
     seat = {name: i for i, name in enumerate(players)}
-    opening = _opening(data["opening"], seat, rules, problems) if "opening" in data and players and rules else None
+    opening = read_opening(data["opening"], seat, rules, problems) if "opening" in data and players and rules else None
     if problems or rules is None:
         raise FileError(min(problems, key=lambda p: p.code.rank), players)
     first_dealer = seat[data.get("first_dealer", players[0])]
@@ -158,7 +158,7 @@ def parse(data: object) -> Pulka:
                  None if started is None else _started(started), opening)
 
 
-def _opening(data: object, seat: dict[str, int], rules: Rules, problems: list[Problem]) -> Sheet | None:
+def read_opening(data: object, seat: dict[str, int], rules: Rules, problems: list[Problem]) -> Sheet | None:
     """The opening's sheet (FORMAT.md §5), its problems added to `problems` under "opening."."""
     if not isinstance(data, dict):
         problems.append(Problem(Code.BAD_FORMAT, "opening", Msg("opening must be an object of pulya, gora and whists")))

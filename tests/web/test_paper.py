@@ -197,3 +197,25 @@ def test_keeping_needs_an_account(app):
     anonymous = app.test_client()
     assert 'formaction="/paper/keep"' not in anonymous.post("/paper", data=FORM).get_data(as_text=True)
     assert anonymous.post("/paper/keep", data=FORM).status_code in (302, 401)
+
+
+def test_the_api_creates_a_pulka_going_on_from_paper(client):
+    body = {"players": ["Аня", "Борис", "Вера"], "rules": {"preset": "sochi"}, "opening": OPENING_FILE["opening"]}
+    made = client.post("/api/v1/pulkas", json=body)
+    assert made.status_code == 201, made.json
+    exported = client.get(f"/api/v1/pulkas/{made.json['id']}/export").json
+    assert exported["opening"]["pulya"] == OPENING_FILE["opening"]["pulya"] and exported["deals"] == []
+
+
+@pytest.mark.parametrize("opening,code,field", [
+    ({"pulya": {"Аня": 21}}, "bad_opening", "opening.pulya.Аня"),
+    ({"whists": {"Аня": {"Аня": 1}}}, "self_whists", "opening.whists.Аня.Аня"),
+    ({"gora": {"Гена": 1}}, "unknown_player", "opening.gora.Гена"),
+    (None, "bad_format", "opening"),
+])
+def test_the_api_refuses_a_bad_opening(app, client, opening, code, field):
+    before = snapshot(app)
+    made = client.post("/api/v1/pulkas", json={"players": ["Аня", "Борис", "Вера"], "opening": opening})
+    assert made.status_code in (400, 422)
+    assert (made.json["error"]["code"], made.json["error"]["field"]) == (code, field)
+    assert snapshot(app) == before

@@ -130,7 +130,8 @@ def document() -> dict[str, Any]:
                   "properties": {"preset": {"enum": [preset.value for preset in Preset]}}
                   | {p.name: parameter_schema(p) for p in PARAMETERS},
                   "additionalProperties": False},
-        "PulkaWrite": {"type": "object", "additionalProperties": False, "properties": pulka},
+        "PulkaWrite": {"type": "object", "additionalProperties": False, "properties": pulka | {"opening": {
+            "type": "object", "description": "the sheet as paper left it: pulya, gora, whists (FORMAT.md §5)"}}},
         "PulkaPatch": {"type": "object", "additionalProperties": False, "properties": pulka | {"version": VERSION}},
         "Pulka": {"type": "object", "properties": {
             "id": {"type": "string"}, "name": {"type": "string"}, "version": {"type": "integer"},

@@ -9,11 +9,11 @@ the file (`gora.Аня`) is named back as the grid's (`gora_0`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ... import pulyafile, sheetfile
-from ...engine import Code, PulkaEnd
+from ...engine import Code, Problem, PulkaEnd, Rules, Sheet
 from ...sheetfile import PaperSheet
 from ...words import Msg
 from .reading import first_unstorable
@@ -48,6 +48,19 @@ def check_opening(paper: PaperSheet) -> None:
                 raise Refused(Msg("{name}'s pulya is {points}, above the {size} it closes at: a pulka cannot go on "
                                   "from it")(name=name, points=points, size=rules.pulya_size),
                               f"pulya.{name}", code=Code.BAD_OPENING.value)
+
+
+def read_opening(data: object, players: Sequence[str], rules: Rules) -> Sheet:
+    """A create body's `opening` (FORMAT.md §5) for these players and rules; Refused with its first problem."""
+    problems: list[Problem] = []
+    found = first_unstorable(data)
+    if found is not None:
+        raise Unstorable(f"opening.{found}")
+    sheet = pulyafile.read_opening(data, {name: i for i, name in enumerate(players)}, rules, problems)
+    if problems or sheet is None:
+        p = min(problems, key=lambda p: p.code.rank)
+        raise Refused(p.full, p.field, code=p.code.value, names=players)
+    return sheet
 
 
 def read_sheet_text(text: bytes | str) -> PaperSheet:
