@@ -219,3 +219,17 @@ def test_the_api_refuses_a_bad_opening(app, client, opening, code, field):
     assert made.status_code in (400, 422)
     assert (made.json["error"]["code"], made.json["error"]["field"]) == (code, field)
     assert snapshot(app) == before
+
+
+def test_a_kept_sheet_has_the_pages_of_any_pulka(client):
+    kept = client.post("/paper/keep", data=FORM)
+    uid = kept.headers["Location"].strip("/").split("/")[1]
+    for path in (f"/p/{uid}", f"/p/{uid}/history", f"/p/{uid}/settlement", f"/p/{uid}/export"):
+        assert client.get(path).status_code == 200, path
+    history = client.get(f"/p/{uid}/history", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "Where the paper ended" in history
+    assert "Борис: pulya 14, gora 96; 64 whists on Аня, 178 whists on Вера" in history
+    sheet = client.get(f"/api/v1/pulkas/{uid}/sheet").json
+    assert sheet["deals"] == 0
+    pdf = client.get(f"/p/{uid}/pulka.pdf")
+    assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
