@@ -233,3 +233,8 @@ def test_a_kept_sheet_has_the_pages_of_any_pulka(client):
     assert sheet["deals"] == 0
     pdf = client.get(f"/p/{uid}/pulka.pdf")
     assert pdf.status_code == 200 and pdf.data.startswith(b"%PDF")
+
+
+def test_new_pulka_offers_to_start_from_a_sheet(client):
+    page = client.get("/new", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    assert 'href="/paper"' in page and "Начали на бумаге?" in page
