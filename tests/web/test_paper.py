@@ -238,3 +238,13 @@ def test_a_kept_sheet_has_the_pages_of_any_pulka(client):
 def test_new_pulka_offers_to_start_from_a_sheet(client):
     page = client.get("/new", headers={"Accept-Language": "ru"}).get_data(as_text=True)
     assert 'href="/paper"' in page and "Начали на бумаге?" in page
+
+
+def test_the_pdf_of_a_paper_sheet(app):
+    from .test_drawing import poppler
+
+    response = app.test_client().post("/paper/pdf", data=FORM, headers={"Accept-Language": "ru"})
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    assert "attachment" in response.headers["Content-Disposition"]
+    text = poppler("pdftotext", response.data)
+    assert "Амнистия" in text and "286" in text and "227,50" in text

@@ -57,6 +57,7 @@ NEEDS: dict[str, Need] = {
     "pages.open_share": Need.ANYONE,
     "pages.paper": Need.ANYONE,  # settling a paper sheet stores nothing
     "pages.keep_paper": Need.ACCOUNT,
+    "pages.paper_pdf": Need.ANYONE,
     "pages.sheet": Need.READ,
     "pages.history": Need.READ,
     "pages.settlement": Need.READ,

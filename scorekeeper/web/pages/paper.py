@@ -6,11 +6,13 @@ sheet as a pulka of his (POST /paper/keep)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 
 from flask import render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
+from ...render.text import filename
 from ...sheetfile import PaperSheet
 from ..domain.paper import grid_field, read_sheet, sheet_of_form
 from ..domain.refusals import Refused
@@ -19,8 +21,10 @@ from ..edge.access import caller, me
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.idempotency import idempotent, went, write
+from ..edge.presenting import download, gate
 from ..services import paper as paper_service
 from ..views.paper import grid, result
+from ..views.paper import pdf as paper_pdf_of
 from .blueprint import bp
 
 
@@ -45,6 +49,21 @@ def paper() -> ResponseReturnValue:
         return _page(form, read_sheet(sheet_of_form(form)))
     except Refused as error:
         return _page(form, error=error)
+
+
+@bp.post("/paper/pdf")
+def paper_pdf() -> ResponseReturnValue:
+    """The sheet as the paper pulya drawn, its settlement step by step and its tables, as an A4 PDF."""
+    form = request.form.to_dict()
+    try:
+        sheet = read_sheet(sheet_of_form(form))
+    except Refused as error:
+        return _page(form, error=error)
+    settlement, settled = paper_service.settle_sheet(sheet)
+    words = i18n.catalog()
+    title = sheet.name or gettext("Paper sheet of %(players)s", players=", ".join(sheet.players))
+    data = paper_pdf_of(sheet, settlement, settled, title, i18n.language(), gate(), words.gettext, words.ngettext)
+    return download(data, "application/pdf", filename(title, date.today(), "pdf"))
 
 
 @bp.post("/paper/keep")

@@ -4,13 +4,16 @@ tables the pulka's settlement page shows."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
+from functools import partial
 from typing import Any
 
-from ...engine import Gettext, Ngettext, Settlement, Text
+from ...engine import Gettext, Ngettext, Settlement, Text, replay
 from ...render.steps import steps
 from ...settled import Settled
 from ...sheetfile import PaperSheet
 from ..domain.paper import PRESETS, RATES, SEATS
+from .gate import Gate
 from .settlement import settlement as settlement_view
 
 
@@ -41,3 +44,19 @@ def result(paper: PaperSheet, settlement: Settlement, s: Settled, language: str,
         "pulya_worth": paper.rules.pulya_point_whists,
         "gora_worth": paper.rules.gora_point_whists,
     }
+
+
+def pdf(paper: PaperSheet, settlement: Settlement, s: Settled, title: str, language: str, gate: Gate,
+        gettext: Gettext, ngettext: Ngettext) -> bytes:
+    """The A4 PDF of a paper sheet: the sheet drawn as the paper pulya (a pulka with the sheet as its opening and
+    no deals draws just that), the steps in place of a protocol, and the settlement's tables. In a worker
+    process, when the gate lets it in, as any pulka's PDF."""
+    from ...render.pdf import render_pdf_in_worker  # the PDF's libraries only when a PDF is wanted
+
+    told = result(paper, settlement, s, language, gettext, ngettext)["steps"]
+    lines = [told["amnesty"], *told["gora"], *told["pairs"], *told["balances"], *told["payments"]]
+    drawn = replay(paper.rules, len(paper.players), [], start=paper.sheet)
+    render = partial(render_pdf_in_worker, gate.running, paper.players, paper.rules, drawn, settlement, title=title,
+                     created=date.today(), currency=paper.currency or "", language=language, steps=lines)
+    with gate.entered():
+        return gate.run(render)
