@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .engine import Code, Points, Problem, Rules, Sheet, json_value, paper_sheet, quoted
+from .engine import Code, Points, Problem, PulkaEnd, Rules, Sheet, json_value, paper_sheet, quoted
 from .words import Msg
 
 MOST_PULYA = 10_000
@@ -22,6 +22,7 @@ MISSING_VALUE = Msg("{field} is missing: the column has a value for every player
 NOT_A_PLAYER = Msg("{name} is not one of the players")
 ON_HIMSELF = Msg("{field}: a player writes no whists on himself")
 NOT_AN_OBJECT = Msg("{field} must be an object from player names to values")
+OPENING_KEYS = {"pulya", "gora", "whists"}
 LEFT_ABOVE = Msg("{field}: counting down, what is left is at most the pulya size {size}, not {value}")
 
 
@@ -124,3 +125,20 @@ def columns_json(sheet: Sheet, players: tuple[str, ...]) -> dict[str, Any]:
         "whists": {name: {players[j]: json_value(sheet.whists[i][j]) for j in range(len(players)) if j != i}
                    for i, name in enumerate(players)},
     }
+
+
+def read_opening(data: object, seat: dict[str, int], rules: Rules, problems: list[Problem]) -> Sheet | None:
+    """The opening's sheet (FORMAT.md §5), its problems added to `problems` under "opening."."""
+    if not isinstance(data, dict):
+        problems.append(Problem(Code.BAD_FORMAT, "opening", Msg("opening must be an object of pulya, gora and whists")))
+        return None
+    problems += [Problem(Code.BAD_FORMAT, f"opening.{key}", Msg("unknown key {key}")(key=quoted(key)))
+                 for key in sorted(data.keys() - OPENING_KEYS)]
+    columns = read_columns(data, seat, problems, prefix="opening.", every=False)
+    if rules.pulka_end is PulkaEnd.ALL_CLOSED:
+        for name, points in zip(seat, columns.pulya or ()):
+            if points > rules.pulya_size:
+                problems.append(Problem(Code.BAD_OPENING, f"opening.pulya.{name}", Msg(
+                    "opening.pulya.{name}: a pulya closes at {size}, so {points} cannot stand on the sheet")(
+                    name=name, size=rules.pulya_size, points=points)))
+    return columns.sheet(len(seat), rules)

@@ -16,10 +16,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple, TextIO
 
-from .columns import columns_json, read_columns
+from .columns import columns_json, read_opening
 from .engine import (
-    Code, Contract, Deal, DealResult, DealType, Entry, Problem, PulkaEnd, PulkaError, Replay, Rules, RulesError,
-    Settlement, Sheet, Text, json_value, quoted, replay, settle,
+    Code, Contract, Deal, DealResult, DealType, Entry, Problem, PulkaError, Replay, Rules, RulesError, Settlement,
+    Sheet, Text, json_value, quoted, replay, settle,
 )
 from .engine.settlement import round_half_away
 from .settled import Settled, settled
@@ -32,7 +32,6 @@ MAX_PULKA_NAME = 80
 MAX_CURRENCY = 8
 
 _TOP_KEYS = {"format", "name", "currency", "started", "players", "first_dealer", "rules", "opening", "deals"}
-_OPENING_KEYS = {"pulya", "gora", "whists"}
 
 
 class _Kind(NamedTuple):
@@ -156,23 +155,6 @@ def parse(data: object) -> Pulka:
     started = data.get("started")
     return Pulka(players, rules, tuple(deals), first_dealer, data.get("name"), data.get("currency"),
                  None if started is None else _started(started), opening)
-
-
-def read_opening(data: object, seat: dict[str, int], rules: Rules, problems: list[Problem]) -> Sheet | None:
-    """The opening's sheet (FORMAT.md §5), its problems added to `problems` under "opening."."""
-    if not isinstance(data, dict):
-        problems.append(Problem(Code.BAD_FORMAT, "opening", Msg("opening must be an object of pulya, gora and whists")))
-        return None
-    problems += [Problem(Code.BAD_FORMAT, f"opening.{key}", Msg("unknown key {key}")(key=quoted(key)))
-                 for key in sorted(data.keys() - _OPENING_KEYS)]
-    columns = read_columns(data, seat, problems, prefix="opening.", every=False)
-    if rules.pulka_end is PulkaEnd.ALL_CLOSED:
-        for name, points in zip(seat, columns.pulya or ()):
-            if points > rules.pulya_size:
-                problems.append(Problem(Code.BAD_OPENING, f"opening.pulya.{name}", Msg(
-                    "opening.pulya.{name}: a pulya closes at {size}, so {points} cannot stand on the sheet")(
-                    name=name, size=rules.pulya_size, points=points)))
-    return columns.sheet(len(seat), rules)
 
 
 MISSING = Msg("the key {key} is missing")

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ... import pulyafile, sheetfile
+from ... import columns, pulyafile, sheetfile
 from ...engine import Code, Problem, PulkaEnd, Rules, Sheet
 from ...sheetfile import PaperSheet
 from ...words import Msg
@@ -56,7 +56,7 @@ def read_opening(data: object, players: Sequence[str], rules: Rules) -> Sheet:
     found = first_unstorable(data)
     if found is not None:
         raise Unstorable(f"opening.{found}")
-    sheet = pulyafile.read_opening(data, {name: i for i, name in enumerate(players)}, rules, problems)
+    sheet = columns.read_opening(data, {name: i for i, name in enumerate(players)}, rules, problems)
     if problems or sheet is None:
         p = min(problems, key=lambda p: p.code.rank)
         raise Refused(p.full, p.field, code=p.code.value, names=players)
