@@ -175,7 +175,7 @@ def test_a_logged_in_player_keeps_the_sheet_as_a_pulka(client):
     uid = kept.headers["Location"].strip("/").split("/")[1]
     exported = client.get(f"/api/v1/pulkas/{uid}/export").json
     assert exported["deals"] == [] and exported["opening"]["gora"] == MM["gora"]
-    assert exported["currency"] == "₽"
+    assert exported["currency"] == "₽" and exported["first_dealer"] == "Аня"
     settled = client.get(f"/api/v1/pulkas/{uid}/settlement").json
     assert [p["net"] for p in settled["players"]] == [578, -123, -455]
     assert settled["amnesty"] == 42
@@ -248,3 +248,9 @@ def test_the_pdf_of_a_paper_sheet(app):
     assert "attachment" in response.headers["Content-Disposition"]
     text = poppler("pdftotext", response.data)
     assert "Амнистия" in text and "286" in text and "227,50" in text
+
+
+def test_a_kept_sheet_is_dealt_next_by_whom_the_table_says(client):
+    kept = client.post("/paper/keep", data=FORM | {"first_dealer": "2"})
+    uid = kept.headers["Location"].strip("/").split("/")[1]
+    assert client.get(f"/api/v1/pulkas/{uid}").json["next"]["dealer"] == "Вера"

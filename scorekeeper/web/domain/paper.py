@@ -124,6 +124,6 @@ def grid_field(field: str, form: Mapping[str, str]) -> str:
         writer, _, on = rest.partition(".")
         if writer in seat and on in seat:
             return f"whists_{seat[writer]}_{seat[on]}"
-    if column in ("players", "currency", "pulya_counts_down"):
+    if column in ("players", "currency", "pulya_counts_down", "first_dealer"):
         return column
     return ""

@@ -72,7 +72,8 @@ def keep_paper() -> ResponseReturnValue:
     form = request.form.to_dict()
     try:
         sheet = read_sheet(sheet_of_form(form))
-        return write(lambda once: paper_service.keep(store().pulkas, me(), sheet, once, i18n.say),
+        dealer = form.get(f"player_{form.get('first_dealer', '')}", "").strip() or None
+        return write(lambda once: paper_service.keep(store().pulkas, me(), sheet, once, i18n.say, dealer),
                      lambda pulka: went(url_for(".sheet", uid=pulka.uid),
                                         ("message", gettext("Kept as %(name)s: the paper sheet is its opening.",
                                                             name=pulka.name))))

@@ -22,11 +22,13 @@ def settle_sheet(paper: PaperSheet) -> tuple[Settlement, Settled]:
 
 
 def keep(pulkas: PulkaRepository, owner_id: int, paper: PaperSheet, once: Once[Pulka] | None = None,
-         say: Callable[[Text], str] = english) -> Pulka:
-    """The sheet as a new pulka of `owner_id`: its opening the sheet, no deals; refused (bad_opening) where a
-    pulya stands above the size it closes at, which no pulka's sheet can hold."""
+         say: Callable[[Text], str] = english, first_dealer: str | None = None) -> Pulka:
+    """The sheet as a new pulka of `owner_id`: its opening the sheet, no deals, the next deal dealt by
+    `first_dealer` (a player's name; the first player's when None); refused (bad_opening) where a pulya stands
+    above the size it closes at, which no pulka's sheet can hold."""
     check_opening(paper)
     settings = read_settings({
+        "first_dealer": first_dealer or paper.players[0],
         "name": paper.name or default_name(paper.players, say),
         "currency": paper.currency or "",
         "players": list(paper.players),
