@@ -254,3 +254,9 @@ def test_a_kept_sheet_is_dealt_next_by_whom_the_table_says(client):
     kept = client.post("/paper/keep", data=FORM | {"first_dealer": "2"})
     uid = kept.headers["Location"].strip("/").split("/")[1]
     assert client.get(f"/api/v1/pulkas/{uid}").json["next"]["dealer"] == "Вера"
+
+
+def test_the_api_answers_what_settle_json_prints(app):
+    from scorekeeper import sheetfile
+
+    assert app.test_client().post("/api/v1/settle", json=MM).json == sheetfile.result_json(sheetfile.parse(MM))
