@@ -260,3 +260,20 @@ def test_the_api_answers_what_settle_json_prints(app):
     from scorekeeper import sheetfile
 
     assert app.test_client().post("/api/v1/settle", json=MM).json == sheetfile.result_json(sheetfile.parse(MM))
+
+
+def test_the_result_is_exact_with_money_to_the_cent(app):
+    form = {"player_0": "A", "player_1": "B", "player_2": "C", "preset": "sochi", "whist_price": "1",
+            "gora_0": "1", "gora_1": "0", "gora_2": "0"}
+    text = app.test_client().post("/paper", data=form, headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert "−6⅔" in text and "3⅓" in text  # exact whists: ḡ = ⅓
+    assert "−6.66" in text and "3.33" in text  # the cent that rounding leaves goes to the earliest seat
+
+
+def test_the_drawing_starts_each_chain_with_the_paper(client):
+    kept = client.post("/paper/keep", data=FORM)
+    uid = kept.headers["Location"].strip("/").split("/")[1]
+    chains = client.get(f"/api/v1/pulkas/{uid}/sheet").json
+    assert json.dumps(chains, ensure_ascii=False).count("132") >= 1
+    page = client.get(f"/p/{uid}").get_data(as_text=True)
+    assert ">132<" in page and ">178<" in page
