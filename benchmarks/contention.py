@@ -15,15 +15,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
 
-from live import call, free_port, own_database, server_figures
+from live import call, server_figures, serving
 
 RASPASY = {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}
 
@@ -47,25 +45,7 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=120, help="seconds before the writers give up")
     args = parser.parse_args()
 
-    instance = tempfile.mkdtemp(prefix="scorekeeper-contention-")
-    port = free_port()
-    database, drop = own_database(os.environ.get("DATABASE_URL"))
-    env = os.environ | {"SCOREKEEPER_INSTANCE": instance, "SCOREKEEPER_STATS": os.path.join(instance, "stats"),
-                        "SCOREKEEPER_MAX_DEALS": str(args.deals + 10)} | database
-    server = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port),
-                               "--workers", str(args.workers)], env=env, stdout=subprocess.DEVNULL,
-                              stderr=open(os.path.join(instance, "server.log"), "w"))
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/login", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.2)
-        credentials = {"username": "club", "password": "a long password"}
-        call(base, "POST", "/api/v1/accounts", credentials)
-        token = call(base, "POST", "/api/v1/tokens", credentials)["token"]
+    with serving(args.workers, {"SCOREKEEPER_MAX_DEALS": str(args.deals + 10)}) as (base, token, instance, kind):
         uid = call(base, "POST", "/api/v1/pulkas", {"players": ["A", "B", "C"],
                                                     "rules": {"preset": "sochi", "pulya_size": 1000}}, token)["id"]
         attempts, conflicts, acknowledged = [0], [0], [0]
@@ -84,7 +64,6 @@ def main() -> int:
                     conflicts[0] += status == 409
                     acknowledged[0] += status == 201
 
-        kind = "PostgreSQL" if database else "SQLite"
         print(f"server: waitress, {args.workers} process(es), {kind}; {args.writers} writers, {args.deals} deals "
               f"on one pulka, each with the version it saw; {os.cpu_count()} CPUs shared with the load")
         start = time.monotonic()
@@ -96,10 +75,6 @@ def main() -> int:
             thread.join()
         took = time.monotonic() - start
         stored = send(base, "GET", f"/api/v1/pulkas/{uid}", token)[1]["deals"]
-    finally:
-        server.terminate()
-        server.wait(15)
-        drop()
     writes = server_figures(instance)["deal"]
     done = writes["count"] or 1
     print(f"\n{acknowledged[0]} of {args.deals} deals acknowledged in {took:.1f} s (goal: all within 60 s); "

@@ -28,6 +28,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 POLL_EVERY = 2.0  # seconds, as static/js/live.js (LIVE_EVERY_MS)
 DEAL_EVERY = 20.0
@@ -155,6 +157,38 @@ def own_database(url: str | None) -> tuple[dict[str, str], object]:
     return {"DATABASE_URL": own}, drop
 
 
+@contextmanager
+def serving(workers: int, env: dict[str, str] | None = None) -> Iterator[tuple[str, str, str, str]]:
+    """`scorekeeper serve` on a free port of 127.0.0.1 with an instance folder (and, on a PostgreSQL
+    DATABASE_URL, a schema) of its own and an account signed up: (base address, the account's token, the
+    instance folder, the database's name). Stopped after, its schema dropped; the processes' counts
+    (SCOREKEEPER_STATS) stay in the instance folder."""
+    instance = tempfile.mkdtemp(prefix="scorekeeper-bench-")
+    port = free_port()
+    database, drop = own_database(os.environ.get("DATABASE_URL"))
+    env = os.environ | {"SCOREKEEPER_INSTANCE": instance, "SCOREKEEPER_STATS": os.path.join(instance, "stats")} \
+        | (env or {}) | database
+    server = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port),
+                               "--workers", str(workers)], env=env, stdout=subprocess.DEVNULL,
+                              stderr=open(os.path.join(instance, "server.log"), "w"))
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(base + "/login", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.2)
+        credentials = {"username": "club", "password": "a long password"}
+        call(base, "POST", "/api/v1/accounts", credentials)
+        token = call(base, "POST", "/api/v1/tokens", credentials)["token"]
+        yield base, token, instance, "PostgreSQL" if database else "SQLite"
+    finally:
+        server.terminate()
+        server.wait(15)
+        drop()
+
+
 def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else (values or [0])[0]
 
@@ -168,25 +202,8 @@ def main() -> int:
     parser.add_argument("--every", type=float, default=DEAL_EVERY, help="seconds between a table's deals")
     args = parser.parse_args()
 
-    instance = tempfile.mkdtemp(prefix="scorekeeper-live-")
-    port = free_port()
-    stats = os.path.join(instance, "stats")
-    database, drop = own_database(os.environ.get("DATABASE_URL"))
-    env = os.environ | {"SCOREKEEPER_INSTANCE": instance, "SCOREKEEPER_STATS": stats} | database
-    server = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "serve", "--port", str(port),
-                               "--workers", str(args.workers)], env=env, stdout=subprocess.DEVNULL,
-                              stderr=open(os.path.join(instance, "server.log"), "w"))
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/login", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.2)
-        credentials = {"username": "club", "password": "a long password"}
-        call(base, "POST", "/api/v1/accounts", credentials)
-        token = call(base, "POST", "/api/v1/tokens", credentials)["token"]
+    with serving(args.workers) as (base, token, instance, kind):
+        port = int(base.rsplit(":", 1)[1])
         tables = []
         for _ in range(args.tables):
             uid = call(base, "POST", "/api/v1/pulkas", {"players": ["A", "B", "C"],
@@ -194,7 +211,6 @@ def main() -> int:
             viewer = call(base, "POST", f"/api/v1/pulkas/{uid}/shares", {"role": "viewer"}, token)["token"]
             scorer = call(base, "POST", f"/api/v1/pulkas/{uid}/shares", {"role": "scorer"}, token)["token"]
             tables.append((uid, viewer, scorer))
-        kind = "PostgreSQL" if database else "SQLite"
         print(f"server: waitress, {args.workers} process(es), {kind}; {args.tables} tables × {args.phones} "
               f"phones polling every {POLL_EVERY:g} s; a deal per table every {args.every:g} s; "
               f"{args.seconds:g} s; {os.cpu_count()} CPUs shared with the load")
@@ -207,16 +223,16 @@ def main() -> int:
         print(f"  deal writes meanwhile                 median {statistics.median(writes) * 1000:.1f} ms   "
               f"p95 {p95(writes) * 1000:.1f} ms   (goal: p95 < 100 ms)")
         met = p95(delays) < 3 and p95(writes) < 0.1 and not missed
-    finally:
-        server.terminate()
-        server.wait(15)
-        drop()
     figures = server_figures(instance)
     checks = figures["version"]
     done = checks["count"] or 1
     print(f"  version checks answered: {checks['count']} by {figures['processes']} process(es); CPU "
           f"{checks['cpu'] / done * 1000:.2f} s per 1,000; statements per check {checks['statements'] / done:.3f}; "
           f"change-counter readings per check {figures['counter_readings'] / done:.3f}")
+    deals = figures["deal"]
+    written = deals["count"] or 1
+    print(f"  deal writes answered: {deals['count']}; CPU {deals['cpu'] / written * 1000:.2f} ms and "
+          f"{deals['statements'] / written:.1f} statements per write")
     print(f"\ngoals {'met' if met else 'NOT met'}")
     return 0
 

@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from . import sheetfile
-from .engine import Code, Problem, Replay, Sheet, Text, settle
-from .pulyafile import FileError, Pulka, literal_text, loads, replay_for_result, write_result
+from .engine import Code, Problem, Replay, Sheet, settle
+from .pulyafile import FileError, Pulka, loads, replay_for_result, write_result
 from .sheetfile import PaperSheet
 from .settled import settled
+from .words import literal
 
 if TYPE_CHECKING:  # the web's libraries load only when a command needs them
     from .web.store.accounts import AccountStore
@@ -105,8 +106,7 @@ def _read_file(path: str) -> bytes:
     try:
         return _read(path)
     except OSError as error:
-        reason = literal_text(f"cannot read {path}: {error.strerror}")
-        raise FileError(Problem(Code.BAD_JSON, "", Text(reason))) from None
+        raise FileError(Problem(Code.BAD_JSON, "", literal(f"cannot read {path}: {error.strerror}"))) from None
 
 
 def _refused(error: FileError, as_json: bool) -> int:
@@ -318,8 +318,8 @@ def build_parser() -> argparse.ArgumentParser:
     create.set_defaults(run=account_create_command)
 
     backup = commands.add_parser("backup", help="copy the database to FILE, also while the server runs")
-    backup.add_argument("file", help=f"FILE.json.gz: an archive (SQLite or PostgreSQL); any other name: "
-                                     f"an SQLite copy (SQLite only)")
+    backup.add_argument("file", help="FILE.json.gz: an archive (SQLite or PostgreSQL); any other name: "
+                                     "an SQLite copy (SQLite only)")
     backup.add_argument("--url", help=url_help)
     backup.set_defaults(run=backup_command)
     restore = commands.add_parser("restore", help="restore a backup into an empty database")

@@ -96,11 +96,6 @@ class Pulka:
         return settle(result.sheet, self.rules)
 
 
-def literal_text(text: str) -> str:
-    """Plain text inside a message template."""
-    return text.replace("{", "{{").replace("}", "}}")
-
-
 def check_players(players: object) -> Text | None:
     """Why `players` is not 3 or 4 distinct non-empty names of at most 40 characters, or None."""
     if not isinstance(players, list) or len(players) not in (3, 4):

@@ -159,7 +159,7 @@ async function write(request, target) {
       // no connection: kept below
     }
   }
-  if (item.kind === "deal") item.label = numbered(item, await all("items"));
+  if (item.kind === "deal") numbered(item, await all("items"));
   await put(item);
   tell();
   if (self.registration.sync) self.registration.sync.register("outbox").catch(() => {});
@@ -174,12 +174,21 @@ async function label(data) {
   else labels.set(data.key, said);
 }
 
-// A new deal entered on a page that did not know the deals still waiting (shown without a connection, it
-// says "Deal 7" again): its number counts them.
+// A new deal kept here: its number (`number`, for the pages that offer the next deal, static/js/outbox.js),
+// which follows the deals this phone kept before it. The page numbers its form after them once it has heard
+// of them; one sent before that (it still said "Deal 7") is numbered here, while it was never sent.
 function numbered(item, items) {
-  const earlier = items.filter((other) => other.pulka === item.pulka && other.kind === "deal"
-    && other.at < item.shown && other.id !== item.id).length;
-  return item.label.replace(/\d+/, (n) => String(Number(n) + earlier));
+  const fields = new URLSearchParams(item.body);
+  const before = items.filter((other) => other.pulka === item.pulka && other.kind === "deal"
+    && other.id !== item.id && (item.id === undefined || other.id < item.id)).map((other) => other.number || 0);
+  item.number = Number(fields.get("number")) || 0;
+  const last = Math.max(0, ...before);
+  if (!item.tried && item.number && item.number <= last) {
+    item.number = last + 1;
+    fields.set("number", String(item.number));
+    item.body = fields.toString();
+    item.label = (item.label || "").replace(/\d+/, String(item.number));
+  }
 }
 
 let flushing = null;

@@ -18,7 +18,7 @@ Each module imports only those above it in this list.
 from . import contracts, problems, pulka, rules, scoring, validation
 from .contracts import Contract, Strain
 from .deals import Deal, DealType, Word, defenders, seats_in_play
-from .problems import Code, Problem, PulkaError, literal
+from .problems import Code, Problem, PulkaError
 from .pulka import DealResult, Replay, replay
 from .rules import (
     CHOICE_TITLES, PARAMETER, PARAMETERS, PRESETS, Kind, Overflow, Parameter, ParameterError, Preset, PulkaEnd, Q1Responsible,
@@ -37,7 +37,7 @@ __all__ = [
     "CHOICE_TITLES", "Overflow", "PARAMETER", "PARAMETERS", "PRESETS", "Parameter", "ParameterError", "Points", "Preset", "Problem",
     "PulkaEnd", "PulkaError", "Q1Responsible", "RaspasyDealer", "RaspasyExitOn", "RaspasyScoring", "RaspasyTie",
     "Replay", "Rules", "RulesError", "Seat", "Settlement", "Sheet", "ShortfallSplit", "SingleWhistMade",
-    "SingleWhistRemiz", "Strain", "Text", "Transfer", "Word", "all_texts", "choice_title", "defenders", "json_value", "literal",
+    "SingleWhistRemiz", "Strain", "Text", "Transfer", "Word", "all_texts", "choice_title", "defenders", "json_value",
     "pairs", "paper_sheet", "quoted", "replay", "seats_in_play", "settle",
 ]
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .texts import Text, quoted
+from .texts import Text
 
 
 class Code(StrEnum):
@@ -65,12 +65,6 @@ class Problem:
 
     def text(self, names: Sequence[str]) -> str:
         return self.full.text(names)
-
-
-def literal(value: object) -> str:
-    """A value from the input, `quoted` inside a template written at run time (its braces are not placeholders).
-    The engine's own templates never need it: values go into them as values."""
-    return quoted(value).replace("{", "{{").replace("}", "}}")
 
 
 # Seats as `{0}`, `{1}` … where no names are at hand: an exception's text.

@@ -118,7 +118,8 @@ def _is_whole(value: Value) -> bool:
 
 
 # Halves and thirds, as players write them (a text holds exact numbers, never floats).
-_VULGAR = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", Fraction(1, 4): "¼", Fraction(3, 4): "¾"}
+VULGAR = {Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", Fraction(1, 4): "¼", Fraction(3, 4): "¾",
+          Fraction(1, 6): "⅙", Fraction(5, 6): "⅚"}
 
 
 def _show(value: Value, names: Sequence[str], gettext: Gettext, ngettext: Ngettext) -> str:
@@ -133,8 +134,8 @@ def _show(value: Value, names: Sequence[str], gettext: Gettext, ngettext: Ngette
         return value.render(names, gettext, ngettext)
     if isinstance(value, Fraction) and value.denominator != 1:
         whole, part = divmod(abs(value), 1)
-        if part in _VULGAR:
-            return f"{'-' if value < 0 else ''}{whole or ''}{_VULGAR[part]}"
+        if part in VULGAR:
+            return f"{'-' if value < 0 else ''}{whole or ''}{VULGAR[part]}"
     return str(value)
 
 

@@ -16,14 +16,8 @@ from babel.numbers import format_decimal
 from .. import i18n_engine
 from ..engine import (PARAMETERS, Deal, DealType, Kind, Parameter, Preset, Rules, SingleWhistMade, Text, Word,
                       choice_title)
+from ..engine.texts import VULGAR  # halves and thirds come from split whists, written as players write them
 from ..words import Msg
-
-# Halves and thirds come from split whists; players write them as vulgar fractions.
-_VULGAR = {
-    Fraction(1, 2): "½", Fraction(1, 3): "⅓", Fraction(2, 3): "⅔", Fraction(1, 4): "¼", Fraction(3, 4): "¾",
-    Fraction(1, 6): "⅙", Fraction(5, 6): "⅚",
-}
-
 
 MINUS = "\u2212"
 # The presets as players name them (the pages, the drawing's caption and the PDF).
@@ -53,8 +47,8 @@ def points(value: int | Fraction, language: str = "en") -> str:
     whole, part = divmod(abs(value), 1)
     if not part:
         return f"{sign}{whole}"
-    if part in _VULGAR:
-        return f"{sign}{whole or ''}{_VULGAR[part]}"
+    if part in VULGAR:
+        return f"{sign}{whole or ''}{VULGAR[part]}"
     return sign + _decimals(float(value), 2, language)
 
 

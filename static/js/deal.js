@@ -3,11 +3,12 @@
 import { fillTricks } from "./tricks.js";
 
 export function dealForm(form) {
-  const defenders = JSON.parse(form.dataset.defenders || "{}");
+  // Who plays is read when needed: the form may be seated for a later deal (follow, below).
+  const defenders = () => JSON.parse(form.dataset.defenders || "{}");
+  const hands = () => (form.dataset.hands || "").split(",").filter(Boolean); // first hand … last hand
   const half = (form.dataset.half || "").split(",").filter(Boolean).map(Number);
   const tenChecked = form.dataset.tenChecked === "true";
   const least = Number(form.dataset.least || 6);
-  const hands = (form.dataset.hands || "").split(",").filter(Boolean); // first hand … last hand
   const loneTotal = form.dataset.loneTotal === "true";
   const box = form.querySelector(".preview");
   const words = form.querySelector(".word-rows");
@@ -31,7 +32,7 @@ export function dealForm(form) {
     const declarer = value("declarer");
     const level = Number(value("level")) || 0;
     const checkedTen = tenChecked && level === 10;
-    const defs = (defenders[declarer] || []).map(String);
+    const defs = (defenders()[declarer] || []).map(String);
     form.querySelectorAll("[data-for]").forEach((el) => show(el, el.dataset.for.split(" ").includes(type)));
     form.querySelectorAll('input[name="level"]').forEach((input) => {
       input.disabled = type === "game" && Number(input.value) < least;
@@ -146,7 +147,7 @@ export function dealForm(form) {
 
   function longestAgo(rows, declarer) {
     const order = (r) => (r.dataset.seat === declarer ? 1000 : 0) +
-      (tapped.includes(r.dataset.seat) ? 100 + tapped.indexOf(r.dataset.seat) : -hands.indexOf(r.dataset.seat));
+      (tapped.includes(r.dataset.seat) ? 100 + tapped.indexOf(r.dataset.seat) : -hands().indexOf(r.dataset.seat));
     return rows.reduce((best, r) => (order(r) < order(best) ? r : best));
   }
 
@@ -187,6 +188,22 @@ export function dealForm(form) {
     }
   }
 
+  // Deals kept on this phone without a connection come before this one (static/js/outbox.js counts them, `by`):
+  // the form is for the deal after them, numbered and seated as the server rendered that round (`ahead`).
+  form.addEventListener("kept-deals", (event) => {
+    const number = Number(form.dataset.nextDeal) + event.detail;
+    const round = form.querySelectorAll("template[data-ahead]");
+    const seating = round[event.detail % round.length];
+    if (!seating) return;
+    ["defenders", "talon", "hands"].forEach((key) => { form.dataset[key] = seating.dataset[key]; });
+    seating.content.querySelectorAll("[data-seated]").forEach((part) => {
+      const here = document.querySelector(`[data-seated="${part.dataset.seated}"]`);
+      if (here) here.replaceChildren(...part.cloneNode(true).childNodes);
+    });
+    form.querySelector('input[name="number"]').value = String(number);
+    tapped.length = 0;
+    update(null);
+  });
   form.addEventListener("change", (event) => update(event.target));
   update(null);
 }

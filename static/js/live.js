@@ -23,7 +23,11 @@ export function live(main) {
     if (asking || stopped || document.hidden) return;
     asking = true;
     try {
-      const response = await fetch(main.dataset.live, { headers: { Accept: "application/json" }, cache: "no-store" });
+      // `since`: the version this page shows, which the answer is never older than (a process that has not
+      // heard of this phone's own write yet asks the database).
+      const url = new URL(main.dataset.live, location.href);
+      url.searchParams.set("since", version);
+      const response = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-store" });
       if (response.status === 200) {
         const data = await response.json();
         if (String(data.version) !== version) await refresh(data.change);

@@ -8,7 +8,7 @@ import { live } from "./live.js";
 import { outbox } from "./outbox.js";
 import { paperForm } from "./paper.js";
 import { pulkaForm } from "./pulka.js";
-import { freshKeys, installable, stayAwake } from "./shell.js";
+import { freshKeys, installable, passOn, stayAwake } from "./shell.js";
 
 document.addEventListener("DOMContentLoaded", () => {
   const deal = document.querySelector("form.deal-form");
@@ -22,6 +22,7 @@ document.addEventListener("DOMContentLoaded", () => {
   if (main || deal) stayAwake();
   installable();
   freshKeys();
+  passOn();
   window.addEventListener("pageshow", (event) => { if (event.persisted) freshKeys(); });
   outbox();
   // What a write said travels in the address it led to (?said=…): shown once, it leaves the address, so a

@@ -29,6 +29,7 @@ export function outbox() {
     if (!Array.isArray(data.outbox)) return;
     waiting = data.outbox.some((item) => item.state === "waiting");
     list(box, data.outbox, (id) => ask({ outbox: "discard", id }));
+    follow(data.outbox);
     if (data.sent) note(box.dataset.sent.replace("{label}", data.sent));
   });
   window.addEventListener("online", flush);
@@ -75,4 +76,28 @@ function reason(page) {
   const found = [".error-summary ul", ".flash-error", "[role=alert]", ".error-page p:not(.status)"]
     .map((selector) => doc.querySelector(selector)).find(Boolean);
   return found ? found.textContent.replace(/\s+/g, " ").trim() : "";
+}
+
+// A page that offers the next deal of a pulka ("Enter deal 8", the form of deal 8) does not know the deals this
+// phone keeps for it, when shown from what the phone kept: it offers the deal after them. Its numbers
+// (`data-renumber`) say so, what it cannot know leaves (`data-until-kept`), and the element is told by how many (`kept-deals`). Never back: a kept deal
+// acknowledged meanwhile is the server's now, and still comes before.
+function follow(items) {
+  document.querySelectorAll("[data-next-deal]").forEach((element) => {
+    const next = Number(element.dataset.nextDeal);
+    const kept = items.filter((item) => item.pulka === element.dataset.pulka && item.kind === "deal"
+      && item.number >= next).map((item) => item.number);
+    const by = kept.length ? Math.max(...kept) - next + 1 : 0;
+    if (by <= Number(element.dataset.by || 0)) return;
+    element.dataset.by = String(by);
+    const renumber = (text) => text.replace(/\d+/, String(next + by));
+    element.querySelectorAll("[data-renumber]").forEach((part) => { part.textContent = renumber(part.textContent); });
+    if (element.matches("form")) {
+      const heading = document.querySelector("h1");
+      heading.textContent = renumber(heading.textContent);
+      document.title = renumber(document.title);
+    }
+    element.querySelectorAll("[data-until-kept]").forEach((part) => { part.hidden = true; });  // who deals: not known here
+    element.dispatchEvent(new CustomEvent("kept-deals", { detail: by }));
+  });
 }

@@ -30,3 +30,25 @@ export function stayAwake() {
   document.addEventListener("visibilitychange", take);
   take();
 }
+
+// A share link passed on in a tap: the phone's own share sheet (the Web Share API) where there is one, else
+// copied to paste in a message. Without script the address stands beside its QR code, to copy by hand.
+export function passOn() {
+  document.querySelectorAll("button[data-share-url]").forEach((button) => {
+    const said = button.parentElement.querySelector(".share-said");
+    const sharing = typeof navigator.share === "function";
+    if (!sharing && !navigator.clipboard) return;
+    if (!sharing) button.textContent = button.dataset.copy;
+    button.addEventListener("click", async () => {
+      const url = button.dataset.shareUrl;
+      try {
+        if (sharing) await navigator.share({ title: button.dataset.shareTitle, url });
+        else await navigator.clipboard.writeText(url);
+        said.textContent = sharing ? button.dataset.shared : button.dataset.copied;
+      } catch (error) {
+        // closed without sending, or the clipboard refused: the address is still there to copy
+      }
+    });
+    button.parentElement.hidden = false;
+  });
+}

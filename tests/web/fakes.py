@@ -40,6 +40,7 @@ class Row:
     created_at: datetime
     updated_at: datetime
     last_change: Note | None = None
+    table: str = ""
 
 
 class FakePulkas:
@@ -67,10 +68,11 @@ class FakePulkas:
         return sorted(self.circle.get(account_id, ()))
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
-               started: datetime | None = None, once: Once[Pulka] | None = None) -> Pulka:
+               started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "") -> Pulka:
         if once is not None and (first := self._answer(once)) is not None:
             raise Answered(first)
-        row = Row(secrets.token_urlsafe(16), owner_id, settings, list(deals), 1, started or now(), now())
+        uid = secrets.token_urlsafe(16)
+        row = Row(uid, owner_id, settings, list(deals), 1, started or now(), now(), table=table or uid)
         pulka = _pulka(row, replayed)
         self._remember(once, pulka)
         self.rows[row.uid] = row
@@ -141,7 +143,7 @@ def _pulka(row: Row, replayed: Replay | None = None) -> Pulka:
     s = row.settings
     replayed = replayed or replay(s.rules, len(s.players), row.deals, s.first_dealer, s.opening)
     return Pulka(row.uid, row.version, s.name, s.currency, s.players, s.first_dealer, s.rules, tuple(row.deals),
-                 replayed, row.created_at, row.updated_at, row.owner_id, row.last_change, s.opening)
+                 replayed, row.created_at, row.updated_at, row.owner_id, row.last_change, row.table, s.opening)
 
 
 class FakeAccounts:
@@ -216,21 +218,31 @@ class FakeShares:
         self.links: dict[str, Share] = {}
         self.granted: set[tuple[int, str]] = set()
 
-    def add_share(self, uid: str, role: Role, label: str) -> Share:
+    def add_share(self, uid: str, role: Role, label: str, player: int | None = None) -> Share:
         self.pulkas.get(uid)  # NotFound
-        share = Share(secrets.token_urlsafe(9), uid, secrets.token_urlsafe(24), role, label, now(), None)
+        share = Share(secrets.token_urlsafe(9), uid, secrets.token_urlsafe(24), role, label, now(), None, player)
         self.links[share.id] = share
         return share
 
+    def _table(self, uid: str) -> str | None:
+        row = self.pulkas.rows.get(uid)
+        return row.table if row else None
+
     def shares(self, uid: str) -> list[Share]:
-        return [share for share in self.links.values() if share.pulka_uid == uid]
+        return [share for share in self.links.values() if self._table(share.pulka_uid) == self._table(uid)]
 
     def share(self, token: str) -> Share | None:
-        return next((share for share in self.links.values() if share.token == token), None)
+        """For the table's last pulka (dicts keep the order they were made in)."""
+        share = next((share for share in self.links.values() if share.token == token), None)
+        if share is None:
+            return None
+        table = self._table(share.pulka_uid)
+        last = [row.uid for row in self.pulkas.rows.values() if row.table == table][-1]
+        return dataclasses.replace(share, pulka_uid=last)
 
     def delete_share(self, uid: str, share_id: str) -> None:
         share = self.links.get(share_id)
-        if share is None or share.pulka_uid != uid:
+        if share is None or self._table(share.pulka_uid) != self._table(uid):
             raise NotFound("share link")
         del self.links[share_id]
 
@@ -248,7 +260,7 @@ class FakeShares:
         if not held:
             return None
         best = min(held, key=lambda share: share.role != Role.SCORER)
-        return Access(best.role, best.label, best.id)
+        return Access(best.role, best.label, best.id, best.player)
 
 
 class FakeStore:

@@ -195,9 +195,9 @@ def test_the_command_line_makes_accounts_and_claims_pulkas(tmp_path):
     engine = create_engine(url)
     with engine.begin() as connection:
         connection.execute(text(
-            "INSERT INTO pulkas (uid, name, rules, currency, first_dealer, version, created_at, updated_at) "
-            "VALUES ('legacy00000000000000000000000', 'Legacy', '{\"preset\": \"sochi\"}', '', 0, 1, "
-            "'2026-01-01', '2026-01-01')"))
+            "INSERT INTO pulkas (uid, table_uid, name, rules, currency, first_dealer, version, created_at, updated_at) "
+            "VALUES ('legacy00000000000000000000000', 'legacy00000000000000000000000', 'Legacy', "
+            "'{\"preset\": \"sochi\"}', '', 0, 1, '2026-01-01', '2026-01-01')"))
     claimed = run("db", "claim", "boris")
     assert claimed.returncode == 0 and "1 pulka" in claimed.stdout
     with engine.connect() as connection:

@@ -354,7 +354,7 @@ def test_restore_refuses_an_empty_database_at_another_revision(archive, new_data
     app = open_app(new_database("sqlite"), tmp_path)
     with app.extensions["scorekeeper"].db.engine.begin() as connection:
         connection.execute(text("UPDATE alembic_version SET version_num = 'other'"))
-    with pytest.raises(BackupError, match="is at schema revision other, the backup at 0006"):
+    with pytest.raises(BackupError, match=r"is at schema revision other, the backup at \d{4}:"):
         restore(app_url(app), archive)
     close(app)
 

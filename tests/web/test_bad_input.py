@@ -184,6 +184,7 @@ def test_bodies_that_are_not_json_are_unsupported_media_type(app, client, uid):
                 continue  # the deal page's live preview posts its form, as documented
             response = client.open(path, method=method, **kind)
             assert error(response)[:2] == (415, "unsupported_media_type"), (method, path, kind)
+    assert snapshot(app) == before  # nothing stored changed
     assert client.post(f"/api/v1/pulkas/{uid}/undo").status_code == 200  # no body at all: undo needs none
     assert client.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY).status_code == 201
 

@@ -99,6 +99,8 @@ def test_deals_saved_without_a_connection_are_sent_once_when_it_returns(table, r
     page.click(f"text={words['next']}")
     page.wait_for_url(f"{server.base}/p/{uid}/deal")
     expect(notice).to_contain_text(words["waiting"][0])  # on every page
+    expect(page.locator("h1")).to_have_text(words["deal"].format(n=2))  # after the kept one, dealt by B
+    expect(page.locator(".deal-who strong").first).to_have_text("B")
     raspasy(page, (2, 4))
     page.wait_for_url(f"{server.base}/outbox?p={uid}")
     expect(notice).to_contain_text(words["waiting"][1])
@@ -113,6 +115,44 @@ def test_deals_saved_without_a_connection_are_sent_once_when_it_returns(table, r
     page.goto(f"{server.base}/p/{uid}")
     expect(page.locator("main")).to_contain_text(words["deals"])
     expect(notice).to_be_hidden()
+
+
+def test_four_players_offline_the_next_deal_is_seated_after_the_kept_one(table):
+    """With four, who sits out turns with the deal: the form kept for deal 1 (A deals and sits out) is shown
+    offline for deal 2 (B deals and sits out, C first hand), and the sheet kept offers deal 3."""
+    server, token, _, page, start = table
+    status, pulka, _ = server.call("POST", "/api/v1/pulkas", {"players": ["A", "B", "C", "D"], "rules": {
+        "preset": "sochi", "pulya_size": 10, "whist_price": 0.5}}, token)
+    assert status == 201
+    uid = pulka["id"]
+    page.goto(f"{server.base}/p/{uid}")  # both pages opened once online: this phone keeps them
+    page.goto(f"{server.base}/p/{uid}/deal")
+    expect(page.locator(".deal-who")).to_contain_text("A deals · first hand B · A sits out")
+    server.stop()
+    tap(page, "type", "raspasy")
+    tap(page, "t1", 4)
+    tap(page, "t2", 3)  # D's 3 filled in
+    page.click("button[value=save]")
+    page.wait_for_url(f"{server.base}/outbox?p={uid}")
+    page.click("text=Enter the next deal")
+    page.wait_for_url(f"{server.base}/p/{uid}/deal")
+    expect(page.locator("h1")).to_have_text("Deal 2")
+    expect(page.locator(".deal-who")).to_contain_text("B deals · first hand C · B sits out")
+    expect(page.locator('input[name="declarer"][value="1"]')).to_be_disabled()
+    expect(page.locator('.tricks-row[data-seat="1"]:not([data-talon])')).to_have_count(0)
+    expect(page.locator("button[value=save]")).to_have_text("Save deal 2")
+    tap(page, "type", "raspasy")
+    tap(page, "t2", 2)
+    tap(page, "t3", 5)  # A's 3 filled in
+    page.click("button[value=save]")
+    page.wait_for_url(f"{server.base}/outbox?p={uid}")
+    page.goto(f"{server.base}/p/{uid}")  # the sheet as kept: it offers the deal after the two kept ones
+    expect(page.locator(".next a.button")).to_have_text("Enter deal 3")
+    expect(page.locator(".next-line")).to_be_hidden()
+    server = start()
+    expect(page.locator("[data-outbox]")).to_be_hidden(timeout=15_000)
+    stored = deals(server, token, uid)
+    assert [deal["deal"]["tricks"] for deal in stored] == [{"B": 4, "C": 3, "D": 3}, {"C": 2, "D": 5, "A": 3}]
 
 
 def shot(page, request, name: str) -> None:

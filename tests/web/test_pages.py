@@ -15,7 +15,7 @@ from .conftest import SOCHI, add, create, form_fields, snapshot, sochi
 
 def text(response) -> str:
     """The page's visible text, tags stripped, whitespace collapsed."""
-    body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", response.get_data(as_text=True), flags=re.S)
+    body = re.sub(r"<(script|style|template)[^>]*>.*?</\1>", " ", response.get_data(as_text=True), flags=re.S)
     body = re.sub(r'<wbr>|<span class="n">([^<]*)</span>', r"\1", body)  # a chain's numbers: 2.3.10
     return " ".join(re.sub(r"<[^>]+>", " ", body).split())
 
@@ -36,19 +36,26 @@ def test_index_lists_pulkas(client):
 
 
 def test_same_players_again(client):
-    """One tap makes a new pulka with the same players, seats, first dealer, rules and currency, and opens it."""
+    """One tap makes the table's next pulka with the same players, seats, rules and currency, and opens it: the
+    first dealer follows on from the last deal, the name says which of the evening it is."""
     pulka_id = create(client, ["Anna", "Boris", "Vera", "Gleb"], rules={"preset": "rostov", "pulya_size": 30},
                       first_dealer="Vera", currency="€", name="Friday")
     add(client, pulka_id, {"type": "raspasy", "tricks": {"Anna": 4, "Boris": 3, "Gleb": 3}})
     response = client.post(f"/p/{pulka_id}/again")
     assert response.status_code == 302
-    new_id = response.headers["Location"].rsplit("/", 1)[1]
+    new_id = response.headers["Location"].split("?")[0].rsplit("/", 1)[1]
     assert new_id != pulka_id
     old, new = (client.get(f"/api/v1/pulkas/{uid}").json for uid in (pulka_id, new_id))
-    same = ("name", "players", "first_dealer", "currency", "rules", "overrides")
+    same = ("players", "currency", "rules", "overrides")
     assert {key: new[key] for key in same} == {key: old[key] for key in same}
+    assert (new["name"], new["first_dealer"]) == ("Friday, 2", "Gleb")  # Vera dealt deal 1: Gleb deals next
     assert new["deals"] == 0 and old["deals"] == 1
-    assert "A new pulka for the same table: Vera deals first." in text(client.get(f"/p/{new_id}"))
+    assert "A new pulka for the same table: Gleb deals first." in text(client.get(f"/p/{new_id}"))
+    third = client.post(f"/p/{new_id}/again", data={"first_dealer": "Boris"}).headers["Location"]
+    third = client.get(f"/api/v1/pulkas/{third.split('?')[0].rsplit('/', 1)[1]}").json
+    assert (third["name"], third["first_dealer"]) == ("Friday, 3", "Boris")  # chosen
+    refused = client.post(f"/p/{new_id}/again", data={"first_dealer": "Nobody"})
+    assert refused.status_code == 400 and "the first dealer is one of the players" in text(refused)
 
 
 # -- a new pulka ----------------------------------------------------------------------------------
@@ -196,7 +203,8 @@ def test_deal_page_says_who_deals_and_who_sits_out(client):
     pulka_id = create(client, ["Anna", "Boris", "Vera", "Gleb"], first_dealer="Vera")
     page = text(client.get(f"/p/{pulka_id}/deal"))
     assert "Deal 1" in page and "Vera deals · first hand Gleb · Vera sits out" in page
-    html = client.get(f"/p/{pulka_id}/deal").get_data(as_text=True)
+    page_html = client.get(f"/p/{pulka_id}/deal").get_data(as_text=True)
+    html, *ahead = page_html.split("<template data-ahead=")  # the form as shown; then the round ahead
     # Every player in his seat, in seating order; only the three active ones can declare (Vera deals: greyed),
     # and Gleb is marked as first hand. Vera's talon row is there for raspasy.
     assert re.findall(r'name="declarer" value="(\d)"', html) == ["0", "1", "2", "3"]
@@ -205,6 +213,10 @@ def test_deal_page_says_who_deals_and_who_sits_out(client):
     assert "Vera (talon, raspasy)" in html
     # Both defenders pass unless tapped otherwise.
     assert len(re.findall(r'value="pass"[^>]*checked', html)) == 3
+    # Seated ahead for a phone that keeps deals offline: deal 2 is Gleb's (he sits out, Anna is first hand).
+    assert len(ahead) == 4 and "Gleb deals · first hand Anna" in " ".join(re.sub(r"<[^>]+>", " ", ahead[1]).split())
+    assert re.search(r'name="declarer" value="3" aria-label="Gleb deals and sits out"\s+disabled', ahead[1])
+    assert len(re.findall(r'value="pass"[^>]*checked', ahead[1])) == 3
 
 
 def test_four_players_raspasy_with_talon(client):

@@ -56,12 +56,17 @@ def test_the_settlement(repo, owner):
 
 def test_the_next_deal_on_the_form(repo, owner):
     settings = Settings("Four", "", ("Anna", "Boris", "Vera", "Gleb"), 2, SOCHI_FILE.rules)
-    view = Presenter(pulkas.create_pulka(repo.pulkas, owner, settings), "en").deal_form(1)
+    form = Presenter(pulkas.create_pulka(repo.pulkas, owner, settings), "en").deal_form(1)
+    view = form["seating"]
     assert (view["dealer"], view["first_hand"], view["sitting_out"]) == ("Vera", "Gleb", "Vera")
     assert view["active"] == (3, 0, 1) and view["first_seat"] == 3 and view["sitting_out_seat"] == 2
     assert view["seats"] == [(0, "Anna"), (1, "Boris"), (2, "Vera"), (3, "Gleb")]  # seating order, every deal
-    assert view["talon"] == 2 and view["least_level"] == 6 and not view["editing"]
+    assert view["talon"] == 2 and form["least_level"] == 6 and not form["editing"]
     assert json.loads(view["defenders_json"]) == {"3": [0, 1], "0": [1, 3], "1": [3, 0]}
+    # The round ahead, for a phone that keeps deals offline: deal 2 is Gleb's, deal 3 Anna's, deal 4 Boris's.
+    assert [s["dealer"] for s in form["ahead"]] == ["Vera", "Gleb", "Anna", "Boris"]
+    assert [s["active"] for s in form["ahead"]] == [(3, 0, 1), (0, 1, 2), (1, 2, 3), (2, 3, 0)]
+    assert [s["talon"] for s in form["ahead"]] == [2, 3, 0, 1]
 
 
 def test_files(repo, owner):

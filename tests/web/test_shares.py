@@ -132,3 +132,85 @@ def test_the_version_answers_304_while_nothing_changes(client):
     add(client, pulka_id, SOCHI["deals"][0])
     changed = client.get(f"/api/v1/pulkas/{pulka_id}/version", headers={"If-None-Match": '"v1"'})
     assert changed.status_code == 200 and changed.json["change"] == {"what": "added", "deal": 1, "by": "owner"}
+
+
+# -- one link for the evening: a link belongs to the table ----------------------------------------------
+
+
+def again(client, pulka_id: str, **form) -> str:
+    response = client.post(f"/p/{pulka_id}/again", data=form)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return response.headers["Location"].split("?")[0].rsplit("/", 1)[1]
+
+
+def test_same_players_again_keeps_every_link_and_role(app, client):
+    """A link made on the first pulka opens the table's next ones with its role, and /s/<token> leads to the one
+    played now; the earlier ones still open; the owner sees and revokes the links from any of them."""
+    first = create(client, name="Friday")
+    viewer, scorer = share(client, first, "viewer"), share(client, first, "scorer", "Boris's phone")
+    phone = app.test_client()
+    phone.get(f"/s/{scorer['token']}")
+    second = again(client, first)
+    third = again(client, second)
+    assert phone.get(f"/s/{scorer['token']}").headers["Location"] == f"/p/{third}"  # the pulka played now
+    for uid in (first, second, third):
+        assert phone.get(f"/p/{uid}").status_code == 200
+    assert add(phone, third, RASPASY).status_code == 201  # a scorer still
+    assert client.get(f"/api/v1/pulkas/{third}/version").json["change"]["by"] == "Boris's phone"
+    as_viewer = bearer(app, viewer["token"])
+    assert as_viewer.get(f"/api/v1/pulkas/{third}/sheet").status_code == 200
+    assert add(as_viewer, third, RASPASY).status_code == 403  # a viewer still
+    listed = client.get(f"/api/v1/pulkas/{third}/shares").json["shares"]
+    assert [s["id"] for s in listed] == [viewer["id"], scorer["id"]]
+    assert f"/s/{viewer['token']}" in client.get(f"/p/{third}/shares").get_data(as_text=True)
+    # Another table of the same owner is not opened by them.
+    other = create(client)
+    assert as_viewer.get(f"/api/v1/pulkas/{other}/sheet").status_code == 404
+    assert phone.get(f"/p/{other}").status_code == 404
+    # Revoked from the third pulka: no pulka of the table opens any more.
+    assert client.delete(f"/api/v1/pulkas/{third}/shares/{scorer['id']}").status_code == 204
+    for uid in (first, second, third):
+        assert phone.get(f"/p/{uid}").status_code == 404
+    assert client.delete(f"/api/v1/pulkas/{other}/shares/{viewer['id']}").status_code == 404  # not that table's
+
+
+def test_an_account_with_a_link_lists_every_pulka_of_the_table(app, client):
+    first = create(client, name="Friday")
+    viewer = share(client, first, "viewer")
+    vera = signed_in(app, "vera", "a long password")
+    browser = app.test_client()
+    browser.post("/login", data={"username": "vera", "password": "a long password"})
+    browser.get(f"/s/{viewer['token']}")
+    second = again(client, first)
+    listed = vera.get("/api/v1/pulkas").json["pulkas"]
+    assert sorted((p["id"], p["role"]) for p in listed) == sorted([(first, "viewer"), (second, "viewer")])
+    assert {p["name"] for p in listed} == {"Friday", "Friday, 2"}
+
+
+def test_a_players_link_shows_the_sheet_from_his_seat(app, client):
+    """Boris's link: his phone's drawing has him at the bottom edge, his line marked; his writes are his."""
+    uid = create(client, ["Anna", "Boris", "Vera"])
+    response = client.post(f"/api/v1/pulkas/{uid}/shares", json={"role": "scorer", "player": "Boris"})
+    assert response.status_code == 201 and (response.json["player"], response.json["label"]) == ("Boris", "Boris")
+    bad = client.post(f"/api/v1/pulkas/{uid}/shares", json={"role": "viewer", "player": "Gleb"})
+    assert (bad.status_code, bad.json["error"]["field"]) == (400, "player")
+    phone = app.test_client()
+    phone.get(f"/s/{response.json['token']}")
+    page = phone.get(f"/p/{uid}").get_data(as_text=True)
+    assert re.search(r'<tr class="mine">\s*<th scope="row">Boris <span class="mark">you</span>', page)
+    owners = client.get(f"/p/{uid}").get_data(as_text=True)
+    assert 'class="mine"' not in owners
+    # The drawing's bottom name: Boris on his phone, Anna (seat 0) on the owner's.
+    assert bottom_name(page) == "Boris" and bottom_name(owners) == "Anna"
+    add(phone, uid, {"type": "raspasy", "tricks": {"Anna": 3, "Boris": 3, "Vera": 4}})
+    assert client.get(f"/api/v1/pulkas/{uid}/version").json["change"]["by"] == "Boris"
+    form = client.post(f"/p/{uid}/shares", data={"role": "viewer", "player": "Vera"})
+    assert form.status_code == 302
+    assert "Vera’s seat" in client.get(f"/p/{uid}/shares").get_data(as_text=True)
+
+
+def bottom_name(page: str) -> str:
+    """The name written on the drawing's bottom edge."""
+    found = re.search(r'<g class="sector" data-seat="\d" data-player="([^"]+)" data-side="bottom"', page)
+    assert found, "the drawing names its bottom player"
+    return found[1]

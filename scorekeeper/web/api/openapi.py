@@ -178,7 +178,9 @@ def document() -> dict[str, Any]:
             "token": {"type": "string", "description": "the secret part of the link; also a bearer token for "
                                                        "this pulka, with this role"},
             "url": {"type": "string"}, "role": {"enum": ["viewer", "scorer"]}, "label": {"type": "string"},
-            "created_at": {"type": "string"}, "last_used_at": {"type": ["string", "null"]}}},
+            "created_at": {"type": "string"}, "last_used_at": {"type": ["string", "null"]},
+            "player": {"type": ["string", "null"], "description": "the player whose link it is: his phone shows "
+                                                                  "the sheet from his seat"}}},
     }
     p, n = [PULKA_ID], [PULKA_ID, NUMBER]
     paths: dict[str, dict[str, Any]] = {
@@ -293,7 +295,8 @@ def document() -> dict[str, Any]:
                      "requestBody": {"required": True, "content": {"application/json": {"schema": {
                          "type": "object", "required": ["role"], "properties": {
                              "role": {"enum": ["viewer", "scorer"]},
-                             "label": {"type": "string", "maxLength": SHARE_LABEL_MAX}}}}}},
+                             "label": {"type": "string", "maxLength": SHARE_LABEL_MAX},
+                             "player": {"type": ["string", "null"], "description": "one of the players: his link"}}}}}},
                      "responses": {"201": _json(_ref("Share"), "created")} | _errors(400, 404, 415)}},
         "/api/v1/pulkas/{uid}/shares/{share_id}": {
             "parameters": p + [{"name": "share_id", "in": "path", "required": True, "schema": {"type": "string"}}],

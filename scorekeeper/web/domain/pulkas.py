@@ -4,6 +4,7 @@ the list of an account."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,6 +38,7 @@ class Pulka:
     updated_at: datetime
     owner_id: int | None = None
     last_change: Note | None = None  # what the last write did, and who did it
+    table: str = ""  # the table that plays it: its first pulka's uid (views.tables)
     opening: Sheet | None = None  # the sheet as paper left it, when the table began there (FORMAT.md §5)
 
     @property
@@ -111,6 +113,21 @@ IMPORTED_PULKA_OF = Msg("Imported pulka of {players}")
 
 def english(text: Text) -> str:
     return text.text(())
+
+
+def next_at_table(pulka: Pulka, first_dealer: int | None = None) -> Settings:
+    """The settings of the next pulka the same table plays: the same players in the same seats, rules and
+    currency; the first dealer the one after the last deal's (or `first_dealer`, chosen); the name saying
+    which of the evening it is ("Friday at Boris's" → "Friday at Boris's, 2" → "…, 3")."""
+    numbered = _NUMBERED.fullmatch(pulka.name)
+    base, count = (numbered[1], int(numbered[2])) if numbered else (pulka.name, 1)
+    suffix = f", {count + 1}"
+    name = base[:PULKA_NAME_MAX - len(suffix)] + suffix
+    follows = pulka.sheet.dealer if first_dealer is None else first_dealer
+    return Settings(name, pulka.currency, pulka.players, follows, pulka.rules)
+
+
+_NUMBERED = re.compile(r"(.*), (\d{1,4})", re.S)
 
 
 def default_name(players: Sequence[str], say: Callable[[Text], str] = english, imported: bool = False) -> str:

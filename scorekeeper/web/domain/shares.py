@@ -1,4 +1,5 @@
-"""Share links and the roles they give: what a caller may do with one pulka."""
+"""Share links and the roles they give: what a caller may do with the pulkas of one table (the players who
+play pulka after pulka: "same players again" keeps the links)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ class Share:
     label: str
     created_at: datetime
     last_used_at: datetime | None
+    player: int | None = None  # the seat of the player whose link it is ("Boris's link"), if it names one
 
 
 @dataclass(frozen=True)
@@ -41,3 +43,4 @@ class Access:
     role: Role
     label: str = ""  # the link's name, for the note other phones show
     share_id: str | None = None
+    player: int | None = None  # the seat of the player whose link it is: his phone shows the sheet from his seat

@@ -223,7 +223,7 @@ def check() -> None:
         if who.bearer and who.account is None and not _valid_share(who.bearer):
             raise Unauthorized(Msg("this token is wrong or revoked"))
         raise NotFound()
-    g.role, g.share_label, g.share_id = found.role, found.label, found.share_id
+    g.role, g.share_label, g.share_id, g.share_player = found.role, found.label, found.share_id, found.player
     if not g.role.allows(NEEDED_ROLE[need]):
         raise Forbidden(_MAY_NOT.get(g.role) or Msg("a {role} link may not do this")(role=str(g.role)))
 
@@ -269,6 +269,12 @@ def role() -> Role | None:
     """The caller's role on the pulka of this request (None on a route without a pulka)."""
     held: Role | None = g.get("role")
     return held
+
+
+def own_seat() -> int | None:
+    """The seat of the player whose link lets the caller in ("Boris's link"), if it names one."""
+    seat: int | None = g.get("share_player")
+    return seat
 
 
 def scope() -> str:

@@ -79,6 +79,7 @@ class PasswordForm(FlaskForm):
 class ShareForm(FlaskForm):
     role = StringField(default="viewer")
     label = StringField()
+    player = StringField()
 
 
 class ImportForm(FlaskForm):

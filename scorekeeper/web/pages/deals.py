@@ -161,8 +161,9 @@ def new_deal(uid: str) -> ResponseReturnValue:
     if pulka.sheet.finished:
         flash(gettext("The pulka is finished: no more deals. You can still edit or delete earlier ones."), "error")
         return redirect(url_for(".sheet", uid=uid))
-    # Both defenders pass unless tapped otherwise: the commonest words cost no tap.
-    defaults = {"type": "game", "open": "closed"} | {f"w{seat}": "pass" for seat in pulka.sheet.active}
+    # Both defenders pass unless tapped otherwise: the commonest words cost no tap (every seat's, for the
+    # form seated ahead too).
+    defaults = {"type": "game", "open": "closed"} | {f"w{seat}": "pass" for seat in range(pulka.n)}
     return _deal_page(pulka, number, defaults, {})
 
 

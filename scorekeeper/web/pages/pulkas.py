@@ -23,7 +23,7 @@ from ..domain.pulkas import Pulka, read_settings
 from ..domain.reading import read_pulka_file
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import actor, me, role
+from ..edge.access import actor, me, own_seat, role
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ADVANCED, ConfirmForm, ImportForm, PulkaForm, bounds, form_field, text_of
@@ -96,8 +96,10 @@ def new_pulka() -> ResponseReturnValue:
 @bp.post("/p/<uid>/again")
 @idempotent
 def again(uid: str) -> ResponseReturnValue:
-    """"Same players again": a new pulka with this one's seats and rules, opened at once."""
-    return write(lambda once: pulka_service.again(store().pulkas, me(), uid, once),
+    """"Same players again": the table's next pulka, with this one's seats, rules and links, opened at once; the
+    first dealer follows on from the last deal, or is chosen (`first_dealer`, a player's name)."""
+    dealer = request.form.get("first_dealer")
+    return write(lambda once: pulka_service.again(store().pulkas, me(), uid, once, dealer),
                  lambda pulka: went(url_for(".sheet", uid=pulka.uid), ("message", gettext(
                      "A new pulka for the same table: %(dealer)s deals first.",
                      dealer=pulka.players[pulka.first_dealer]))))
@@ -148,16 +150,17 @@ def sheet(uid: str) -> ResponseReturnValue:
     orientation = orientation_of(chosen or request.cookies.get(ORIENTATION_COOKIE))
 
     notices = told(pulka)
+    mine = own_seat()  # a player's own link: the sheet from his seat, his line marked
 
     def render(token: str | None = None, once: str | None = None) -> str:
         return render_template("pulkas/sheet.html", pulka=pulka, view=view.sheet, balances=view.balances, token=token,
-                               once=once, orientation=orientation, drawing=Markup(view.drawing(orientation)),
-                               restore=undone(pulka), told=notices)
+                               once=once, orientation=orientation, mine=mine,
+                               drawing=Markup(view.drawing(orientation, mine or 0)), restore=undone(pulka), told=notices)
 
     if notices or session.get("_flashes") or not current_app.config.get("PAGE_CACHE", True):
         page = render()  # a page with messages is this request's own
     else:
-        key = ("pulkas/sheet.html", orientation, role())  # a viewer's page has no buttons to change the pulka
+        key = ("pulkas/sheet.html", orientation, role(), mine)  # a viewer's page has no buttons to change the pulka
         page = view.page(key, lambda: render(_TOKEN, _KEY)).replace(_TOKEN, generate_csrf())
         page = re.sub(_KEY, lambda _: new_key(), page)
     response = make_response(page)

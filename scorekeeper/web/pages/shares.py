@@ -27,7 +27,8 @@ def shares(uid: str) -> ResponseReturnValue:
     status = 200
     if request.method == "POST":
         try:
-            made = share_service.create_share(store().shares, uid, form.role.data, form.label.data or "")
+            made = share_service.create_share(store().shares, uid, form.role.data, form.label.data or "",
+                                              form.player.data or None, pulka.players)
             flash(gettext("A viewer link is ready: let them scan it.") if made.role == "viewer"
                   else gettext("A scorer link is ready: let them scan it."))
             return redirect(url_for(".shares", uid=uid, _anchor=f"share-{made.id}"))

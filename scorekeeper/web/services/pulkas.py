@@ -17,8 +17,9 @@ from typing import Protocol
 from ... import pulyafile
 from ...engine import Deal, PulkaError, Replay, Text, replay
 from ..domain.idempotency import Once
-from ..domain.pulkas import Note, Pulka, Settings, Stamp, Summary, default_name, english, read_settings
-from ..domain.refusals import DealRefused, RulesFrozen, TooManyDeals
+from ...words import Msg
+from ..domain.pulkas import Note, Pulka, Settings, Stamp, Summary, default_name, english, next_at_table, read_settings
+from ..domain.refusals import DealRefused, Refused, RulesFrozen, TooManyDeals
 
 
 class PulkaChange(Protocol):
@@ -58,7 +59,8 @@ class PulkaRepository(Protocol):
     def player_names(self, account_id: int) -> list[str]: ...
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
-               started: datetime | None = None, once: Once[Pulka] | None = None) -> Pulka: ...
+               started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "") -> Pulka:
+        """A new pulka at `table` (a pulka's `table`), else at a table of its own."""
 
     def writing(self, uid: str, once: Once[Pulka] | None = None,
                 expected: int | None = None) -> AbstractContextManager[PulkaChange]:
@@ -102,17 +104,22 @@ def player_names(pulkas: PulkaRepository, account_id: int) -> list[str]:
 
 
 def create_pulka(pulkas: PulkaRepository, owner_id: int, settings: Settings, deals: Sequence[Deal] = (),
-                 started: datetime | None = None, once: Once[Pulka] | None = None) -> Pulka:
+                 started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "") -> Pulka:
     if len(deals) > pulkas.max_deals:
         raise TooManyDeals(pulkas.max_deals)
-    return pulkas.create(owner_id, settings, deals, replayed(settings, deals), started, once)
+    return pulkas.create(owner_id, settings, deals, replayed(settings, deals), started, once, table)
 
 
-def again(pulkas: PulkaRepository, owner_id: int, uid: str, once: Once[Pulka] | None = None) -> Pulka:
-    """A new pulka for the same table: the players in the same seats, the same first dealer, rules, name
-    and currency as pulka `uid`, and no deal yet."""
-    # The same table starts afresh: a paper sheet the last pulka went on from is not this one's.
-    return create_pulka(pulkas, owner_id, dataclasses.replace(pulkas.get(uid).settings, opening=None), once=once)
+def again(pulkas: PulkaRepository, owner_id: int, uid: str, once: Once[Pulka] | None = None,
+          first_dealer: str | None = None) -> Pulka:
+    """The next pulka of the same table (domain.pulkas.next_at_table), with no deal yet: the table's share
+    links open it, each with its role. `first_dealer`: a player's name, chosen."""
+    before = pulkas.get(uid)
+    if first_dealer is not None and first_dealer not in before.players:
+        raise Refused(Msg("the first dealer is one of the players"), "first_dealer")
+    dealer = before.players.index(first_dealer) if first_dealer is not None else None
+    return create_pulka(pulkas, owner_id, next_at_table(before, dealer), once=once,
+                        table=before.table or before.uid)
 
 
 def import_pulka(pulkas: PulkaRepository, owner_id: int, file: pulyafile.Pulka, name: str = "",

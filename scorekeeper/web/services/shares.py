@@ -1,4 +1,5 @@
-"""Share links: a pulka opened to the table by a link, as a viewer or a scorer, until its owner revokes it."""
+"""Share links: a table's pulkas opened to its players by a link, as a viewer or a scorer, until the owner revokes
+it; "same players again" keeps every link. A link may be a player's own ("Boris's link")."""
 
 from __future__ import annotations
 
@@ -13,16 +14,17 @@ from ..domain.shares import Access, Role, Share
 
 
 class ShareRepository(Protocol):
-    def add_share(self, uid: str, role: Role, label: str) -> Share:
-        """A new link to the pulka (NotFound: no such pulka)."""
+    def add_share(self, uid: str, role: Role, label: str, player: int | None = None) -> Share:
+        """A new link to the pulka's table, `player`'s if a seat is given (NotFound: no such pulka)."""
 
-    def shares(self, uid: str) -> list[Share]: ...
+    def shares(self, uid: str) -> list[Share]:
+        """The links of the pulka's table."""
 
     def share(self, token: str) -> Share | None:
-        """The link of this token, if it lives."""
+        """The link of this token, if it lives, for the pulka its table plays now (the last one made)."""
 
     def delete_share(self, uid: str, share_id: str) -> None:
-        """NotFound when the pulka has no such link."""
+        """NotFound when the pulka's table has no such link."""
 
     def grant(self, account_id: int, share: Share) -> None:
         """The account opened the link: the pulka joins its list."""
@@ -34,13 +36,19 @@ class ShareRepository(Protocol):
         be what this process remembers while no access changed (a version check's)."""
 
 
-def create_share(shares: ShareRepository, uid: str, role: object, label: object = "") -> Share:
-    """A new link to the pulka for a viewer or a scorer."""
+def create_share(shares: ShareRepository, uid: str, role: object, label: object = "", player: object = None,
+                 players: Sequence[str] = ()) -> Share:
+    """A new link to the pulka's table for a viewer or a scorer; `player` (one of `players`, by name) makes it
+    his: named after him unless `label` names it, his phone shows the sheet from his seat."""
     if role not in (Role.VIEWER, Role.SCORER):
         raise Refused(Msg("a share link's role is viewer or scorer"), "role")
     if not isinstance(label, str) or len(label.strip()) > SHARE_LABEL_MAX or not one_line(label):
         raise Refused(Msg("a link's name is one line of at most {most} characters")(most=SHARE_LABEL_MAX), "label")
-    return shares.add_share(uid, Role(str(role)), label.strip())
+    if player in (None, ""):
+        return shares.add_share(uid, Role(str(role)), label.strip())
+    if not isinstance(player, str) or player not in players:
+        raise Refused(Msg("a link's player is one of the players: {names}")(names=", ".join(players)), "player")
+    return shares.add_share(uid, Role(str(role)), label.strip() or player, players.index(player))
 
 
 def list_shares(shares: ShareRepository, uid: str) -> list[Share]:

@@ -90,6 +90,9 @@ class PulkaRow(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     # The pulka's address everywhere (random, never reused); the row id never leaves the database.
     uid: Mapped[str] = mapped_column(String(32), unique=True)
+    # The table that plays it: the uid of the first of the pulkas its players played one after another ("same
+    # players again"). A share link opens every pulka of its table.
+    table_uid: Mapped[str] = mapped_column(String(32), index=True)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))  # None: from before accounts
     name: Mapped[str] = mapped_column(String(PULKA_NAME_MAX))
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)  # Rules.overrides(): the preset and what differs
@@ -144,7 +147,7 @@ class DealRow(Base):
 
 
 class ShareRow(Base):
-    """A share link: its token opens one pulka as a viewer or a scorer, until the owner revokes it.
+    """A share link: its token opens the pulkas of one table as a viewer or a scorer, until the owner revokes it.
     The token is kept (not only its hash) so that the owner can show the link and its QR code again."""
 
     __tablename__ = "shares"
@@ -154,6 +157,7 @@ class ShareRow(Base):
     token: Mapped[str] = mapped_column(String(64), unique=True)
     role: Mapped[str] = mapped_column(String(8))
     label: Mapped[str] = mapped_column(String(SHARE_LABEL_MAX), default="")
+    player: Mapped[int | None] = mapped_column(Integer)  # the seat of the player whose link it is, if named
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

@@ -89,19 +89,19 @@ class PulkaStore:
     def summaries(self, account_id: int) -> list[Summary]:
         """The account's pulkas and those shared with it (the best role it holds), newest first."""
         with self.db.Session() as session:
-            shared: dict[int, list[str]] = {}
-            for pulka_id, role in session.execute(
-                    select(ShareRow.pulka_id, ShareRow.role).join(AccessRow, AccessRow.share_id == ShareRow.id)
-                    .where(AccessRow.account_id == account_id)):
-                shared.setdefault(pulka_id, []).append(role)
+            shared: dict[str, list[str]] = {}  # by table: a link opens every pulka of its table
+            for table, role in session.execute(
+                    select(PulkaRow.table_uid, ShareRow.role).join(PulkaRow, PulkaRow.id == ShareRow.pulka_id)
+                    .join(AccessRow, AccessRow.share_id == ShareRow.id).where(AccessRow.account_id == account_id)):
+                shared.setdefault(table, []).append(role)
             rows = list(session.scalars(
-                select(PulkaRow).where(or_(PulkaRow.owner_id == account_id, PulkaRow.id.in_(shared)))
+                select(PulkaRow).where(or_(PulkaRow.owner_id == account_id, PulkaRow.table_uid.in_(shared)))
                 .order_by(PulkaRow.updated_at.desc(), PulkaRow.id.desc())))
             counts: dict[int, int] = {pulka_id: count for pulka_id, count in session.execute(
                 select(DealRow.pulka_id, func.count()).where(DealRow.pulka_id.in_([r.id for r in rows]))
                 .group_by(DealRow.pulka_id))}
             return [Summary(r.uid, r.name, players(r), counts.get(r.id, 0), aware(r.updated_at),
-                            Role.OWNER if r.owner_id == account_id else _best(shared[r.id])) for r in rows]
+                            Role.OWNER if r.owner_id == account_id else _best(shared[r.table_uid])) for r in rows]
 
     def player_names(self, account_id: int) -> list[str]:
         """The names the account has seated (its circle)."""
@@ -112,12 +112,13 @@ class PulkaStore:
     # -- writing ------------------------------------------------------------------------
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
-               started: datetime | None = None, once: Once[Pulka] | None = None) -> Pulka:
+               started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "") -> Pulka:
         """A new pulka of the account with its deals (an import brings some, and when it started), already
-        replayed by the caller; made once under the idempotency key `once`."""
+        replayed by the caller, at `table` (else a table of its own); made once under the idempotency key `once`."""
         try:
             with self.db.Session.begin() as session:
-                row = PulkaRow(uid=new_uid(), owner_id=owner_id, name=settings.name, currency=settings.currency,
+                uid = new_uid()
+                row = PulkaRow(uid=uid, table_uid=table or uid, owner_id=owner_id, name=settings.name, currency=settings.currency,
                                rules=settings.rules.overrides(), first_dealer=settings.first_dealer, version=1,
                                created_at=started or now(), opening=opening_json(settings.opening))
                 row.seats = seats(session, owner_id, settings.players)

@@ -29,7 +29,7 @@ def pulka_of(row: PulkaRow, deals: tuple[Deal, ...], replayed: Replay | None = N
         # Stored deals replayed once already when they were written.
         replayed = replay(rules, len(names), deals, row.first_dealer, opening)
     return Pulka(row.uid, row.version, row.name, row.currency, names, row.first_dealer, rules, deals, replayed,
-                 aware(row.created_at), aware(row.updated_at), row.owner_id, row.last_change, opening)
+                 aware(row.created_at), aware(row.updated_at), row.owner_id, row.last_change, row.table_uid, opening)
 
 
 def opening_json(opening: Sheet | None) -> dict[str, Any] | None:

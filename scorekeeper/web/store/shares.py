@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from sqlalchemy import bindparam, delete, or_, select, update
+from sqlalchemy.orm import InstrumentedAttribute, aliased
+from sqlalchemy.sql import ColumnElement
 
 from ..domain.refusals import NotFound
 from ..domain.shares import Access, Role, Share
@@ -15,11 +17,20 @@ from .models import AccessRow, PulkaRow, ShareRow, now
 from .rows import aware
 from .watch import Watch, access_changed
 
-# A pulka's owner, and the share links of it that the caller holds (built once: it runs on every request).
+_Other = aliased(PulkaRow)
+
+
+def _of_table(table_uid: InstrumentedAttribute[str]) -> ColumnElement[bool]:
+    """A link made on any pulka of that table: it opens them all."""
+    return ShareRow.pulka_id.in_(select(_Other.id).where(_Other.table_uid == table_uid))
+
+
+# A pulka's owner, and the share links of its table that the caller holds (built once: it runs on every request).
 _ACCESS = (
-    select(PulkaRow.owner_id, ShareRow.id.label("share_id"), ShareRow.role, ShareRow.label, ShareRow.last_used_at)
+    select(PulkaRow.owner_id, ShareRow.id.label("share_id"), ShareRow.role, ShareRow.label, ShareRow.player,
+           ShareRow.last_used_at)
     .select_from(PulkaRow)
-    .outerjoin(ShareRow, (ShareRow.pulka_id == PulkaRow.id) & or_(
+    .outerjoin(ShareRow, _of_table(PulkaRow.table_uid) & or_(
         ShareRow.token.in_(bindparam("tokens", expanding=True)),
         ShareRow.id.in_(select(AccessRow.share_id).where(AccessRow.account_id == bindparam("account")))))
     .where(PulkaRow.uid == bindparam("uid"))
@@ -57,15 +68,15 @@ class ShareStore:
         self._used([link.share_id for link in links
                     if link.last_used_at is None or now() - aware(link.last_used_at) > LAST_USED_EVERY])
         best = min(links, key=lambda link: link.role != Role.SCORER)  # a scorer link, if it holds one
-        return Access(Role(best.role), best.label, best.share_id)
+        return Access(Role(best.role), best.label, best.share_id, best.player)
 
-    def add_share(self, uid: str, role: Role, label: str) -> Share:
+    def add_share(self, uid: str, role: Role, label: str, player: int | None = None) -> Share:
         with self.db.Session.begin() as session:
             pulka_id = session.scalar(select(PulkaRow.id).where(PulkaRow.uid == uid))
             if pulka_id is None:
                 raise NotFound()
             row = ShareRow(id=secrets.token_urlsafe(9), pulka_id=pulka_id, token=secrets.token_urlsafe(24),
-                           role=role.value, label=label)
+                           role=role.value, label=label, player=player)
             session.add(row)
             session.flush()
             made = share_of(row, uid)
@@ -74,21 +85,28 @@ class ShareStore:
         return made
 
     def shares(self, uid: str) -> list[Share]:
+        """The links of the pulka's table, whichever of its pulkas each was made on."""
         with self.db.Session() as session:
-            rows = session.scalars(select(ShareRow).join(PulkaRow, PulkaRow.id == ShareRow.pulka_id)
+            rows = session.scalars(select(ShareRow).join(PulkaRow, _of_table(PulkaRow.table_uid))
                                    .where(PulkaRow.uid == uid).order_by(ShareRow.created_at, ShareRow.id))
             return [share_of(row, uid) for row in rows]
 
     def share(self, token: str) -> Share | None:
+        """The link of this token, for the pulka its table plays now: the last one made."""
         with self.db.Session() as session:
-            found = session.execute(select(ShareRow, PulkaRow.uid).join(PulkaRow, PulkaRow.id == ShareRow.pulka_id)
-                                    .where(ShareRow.token == token)).first()
-            return share_of(found[0], found[1]) if found else None
+            row = session.scalar(select(ShareRow).where(ShareRow.token == token))
+            if row is None:
+                return None
+            table = select(PulkaRow.table_uid).where(PulkaRow.id == row.pulka_id).scalar_subquery()
+            uid = session.scalar(select(PulkaRow.uid).where(PulkaRow.table_uid == table)
+                                 .order_by(PulkaRow.id.desc()).limit(1))
+            return share_of(row, uid) if uid else None
 
     def delete_share(self, uid: str, share_id: str) -> None:
         with self.db.engine.begin() as connection:
-            pulka_id = select(PulkaRow.id).where(PulkaRow.uid == uid).scalar_subquery()
-            gone = connection.execute(delete(ShareRow).where(ShareRow.id == share_id, ShareRow.pulka_id == pulka_id))
+            table = select(PulkaRow.table_uid).where(PulkaRow.uid == uid).scalar_subquery()
+            pulka_ids = select(PulkaRow.id).where(PulkaRow.table_uid == table)
+            gone = connection.execute(delete(ShareRow).where(ShareRow.id == share_id, ShareRow.pulka_id.in_(pulka_ids)))
             if not gone.rowcount:
                 raise NotFound("share link")
             access_changed(connection)
@@ -112,4 +130,4 @@ class ShareStore:
 
 
 def share_of(row: ShareRow, uid: str) -> Share:
-    return Share(row.id, uid, row.token, Role(row.role), row.label, row.created_at, row.last_used_at)
+    return Share(row.id, uid, row.token, Role(row.role), row.label, row.created_at, row.last_used_at, row.player)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ... import i18n_engine, pulyafile
-from ...engine import Column, DealResult, Entry, Points, Strain, Text, defenders
+from ...engine import Column, DealResult, Entry, Points, Sheet, Strain, Text, defenders
 from ...render.text import describe, points, signed
 from ...words import Msg
 from ..domain.deals import lone_whist_total
@@ -81,22 +82,32 @@ def deal_view(pulka: Pulka, result: DealResult, language: str) -> dict[str, Any]
 
 def deal_form(pulka: Pulka, number: int) -> dict[str, Any]:
     """Who deals deal `number` and who plays it: what the deal form shows above its fields."""
-    names, rules = pulka.players, pulka.rules
+    rules = pulka.rules
     sheet = pulka.replay.sheet_before(number)
-    active = sheet.active
+    editing = number <= len(pulka.deals)
     return {
-        "number": number, "editing": number <= len(pulka.deals), "names": names,
+        "seating": seated(pulka, sheet), "number": number, "editing": editing, "names": pulka.players,
+        "lone_total": lone_whist_total(rules),
+        "least_level": sheet.least_level(rules), "streak": sheet.streak,
+        "strains": STRAINS, "levels": range(6, 11),
+        "half_levels": list(rules.half_whist), "ten_checked": rules.ten_checked,
+        # A new deal's form seated for each deal of the next round too: a phone that kept deals without a
+        # connection (static/sw.js) shows the form for the deal after them, from the copy it kept of this one.
+        "ahead": [] if editing else [seated(pulka, replace(sheet, deals=sheet.deals + k)) for k in range(pulka.n)],
+    }
+
+
+def seated(pulka: Pulka, sheet: Sheet) -> dict[str, Any]:
+    """Who deals the next deal of `sheet`, who plays it and in which order."""
+    names, active = pulka.players, sheet.active
+    return {
         "dealer": names[sheet.dealer], "first_hand": names[active[0]],
         "sitting_out": names[sheet.sitting_out] if sheet.sitting_out is not None else None,
         # Every deal in seating order, so that a player is always in the same place on the screen; the
         # first hand is marked, and with four the dealer who sits out keeps his place, greyed.
         "seats": [(seat, names[seat]) for seat in range(pulka.n)], "active": active, "first_seat": active[0],
-        "sitting_out_seat": sheet.sitting_out, "talon": sheet.talon_seat(rules),
-        "lone_total": lone_whist_total(rules),
-        "least_level": sheet.least_level(rules), "streak": sheet.streak,
-        "strains": STRAINS, "levels": range(6, 11),
+        "sitting_out_seat": sheet.sitting_out, "talon": sheet.talon_seat(pulka.rules),
         "defenders_json": json.dumps({str(seat): list(defenders(active, seat)) for seat in active}),
-        "half_levels": list(rules.half_whist), "ten_checked": rules.ten_checked,
     }
 
 

@@ -11,7 +11,7 @@ from functools import cached_property, partial
 from typing import Any, TypeVar
 
 from ...engine import Column
-from ...render.svg import sheet_svg
+from ...render.svg import POSITIONS, sheet_svg
 from ...render.text import filename
 from ...settled import Settled, settled
 from ..domain.pulkas import Pulka, Summary
@@ -144,11 +144,14 @@ class Presenter:
 
     # -- drawings and files -------------------------------------------------------------
 
-    def drawing(self, orientation: str = "table") -> str:
-        """The paper sheet as inline SVG (escaped by sheet_svg)."""
-        return self._once(self._drawings, orientation, lambda: sheet_svg(
+    def drawing(self, orientation: str = "table", bottom: int = 0) -> str:
+        """The paper sheet as inline SVG (escaped by sheet_svg), turned so that seat `bottom` sits at the bottom
+        edge (a player's own link: his place at the table)."""
+        clockwise = POSITIONS[self.pulka.n]
+        seats = [clockwise[(seat - bottom) % self.pulka.n] for seat in range(self.pulka.n)]
+        return self._once(self._drawings, (orientation, bottom), lambda: sheet_svg(
             self.pulka.players, self.pulka.rules, self.pulka.replay, orientation=orientation,
-            currency=self.pulka.currency, styled=False, language=self.language))
+            currency=self.pulka.currency, seats=seats, styled=False, language=self.language))
 
     def pdf(self, orientation: str = "table") -> bytes:
         """The A4 PDF: the drawing, the protocol, the settlement. Rendered once however many ask for it at

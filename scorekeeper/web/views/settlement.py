@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 from ...engine import Settlement

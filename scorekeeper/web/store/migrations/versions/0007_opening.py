@@ -1,16 +1,16 @@
 """pulkas.opening: the paper sheet a pulka went on from (FORMAT.md §5)
 
-Revision ID: 0006
-Revises: 0005
-Create Date: 2026-12-02 05:45:00.000000
+Revision ID: 0007
+Revises: 0006
+Create Date: 2026-12-02 06:00:00.000000
 """
 
 from alembic import op
 import sqlalchemy as sa
 
 
-revision = '0006'
-down_revision = '0005'
+revision = '0007'
+down_revision = '0006'
 branch_labels = None
 depends_on = None
 
