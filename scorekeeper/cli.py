@@ -1,4 +1,4 @@
-"""The `scorekeeper` command: replay a pulka file, run the web app, upgrade, back up and restore its database."""
+"""The `scorekeeper` command: replay a pulka file, settle a paper sheet, run the web app, upgrade, back up and restore its database."""
 
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .engine import Code, Problem, Replay
+from . import sheetfile
+from .engine import Code, Problem, Replay, Sheet, settle
 from .pulyafile import FileError, Pulka, loads, replay_for_result, write_result
+from .sheetfile import PaperSheet
 from .settled import settled
 from .words import literal
 
@@ -38,7 +40,7 @@ def _one_line(text: str) -> str:
 
 def format_result(pulka: Pulka, replayed: Replay) -> str:
     """The replay result for people: the sheet, the balances, who pays whom."""
-    from .render.text import decimal, points, signed  # the renderers (and Babel) only for this: not for --json
+    from .render.text import decimal, signed  # the renderers (and Babel) only for this: not for --json
     names, rules, sheet = pulka.players, pulka.rules, replayed.sheet
     settlement = settled(names, sheet, rules, pulka.settle(replayed))
     width = max(8, *(len(name) for name in names)) + 2
@@ -46,12 +48,8 @@ def format_result(pulka: Pulka, replayed: Replay) -> str:
         f"Pulka of {', '.join(names)}: {rules.preset} rules, pulya {rules.pulya_size}, "
         f"whist price {decimal(rules.whist_price)}, {len(replayed.results)} deals",
         "",
-        "".ljust(width) + "pulya".rjust(7) + "gora".rjust(7) + "   whists on " + "".join(p.rjust(width) for p in names),
+        *_sheet_lines(names, sheet),
     ]
-    for i, name in enumerate(names):
-        whists = "".join(("—" if j == i else points(sheet.whists[i][j])).rjust(width) for j in range(len(names)))
-        lines.append(name.ljust(width) + points(sheet.pulya[i]).rjust(7) + points(sheet.gora[i]).rjust(7)
-                     + "            " + whists)
     state = "finished" if sheet.finished else f"not finished; next to deal: {names[sheet.dealer]}"
     lines += ["", f"The pulka is {state}.", "", "Balance (whists, money):"]
     for row in settlement.standings:
@@ -62,6 +60,33 @@ def format_result(pulka: Pulka, replayed: Replay) -> str:
     else:
         lines.append("  Nobody owes anybody.")
     return "\n".join(lines)
+
+
+def _sheet_lines(names: tuple[str, ...], sheet: Sheet) -> list[str]:
+    """The sheet's totals as a table: pulya, gora, and the whists each wrote on each."""
+    from .render.text import points
+
+    width = max(8, *(len(name) for name in names)) + 2
+    lines = ["".ljust(width) + "pulya".rjust(7) + "gora".rjust(7) + "   whists on " + "".join(p.rjust(width) for p in names)]
+    for i, name in enumerate(names):
+        whists = "".join(("—" if j == i else points(sheet.whists[i][j])).rjust(width) for j in range(len(names)))
+        lines.append(name.ljust(width) + points(sheet.pulya[i]).rjust(7) + points(sheet.gora[i]).rjust(7)
+                     + "            " + whists)
+    return lines
+
+
+def format_paper(paper: PaperSheet) -> str:
+    """A paper sheet's settlement for people: the sheet, then the steps a table checks by hand."""
+    from .render.steps import for_people
+    from .render.text import decimal
+
+    rules, sheet = paper.rules, paper.sheet
+    settlement = settle(sheet, rules)
+    head = [f"Paper sheet of {', '.join(paper.players)}: {rules.preset} rules, a pulya point "
+            f"{rules.pulya_point_whists} whists, a gora point {rules.gora_point_whists} whists, "
+            f"whist price {decimal(rules.whist_price)}", "", *_sheet_lines(paper.players, sheet), ""]
+    s = settled(paper.players, sheet, rules, settlement)
+    return "\n".join(head + for_people(paper.players, sheet, rules, settlement, s, paper.currency or ""))
 
 
 @contextmanager
@@ -77,22 +102,39 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def _read_file(path: str) -> bytes:
+    try:
+        return _read(path)
+    except OSError as error:
+        raise FileError(Problem(Code.BAD_JSON, "", literal(f"cannot read {path}: {error.strerror}"))) from None
+
+
+def _refused(error: FileError, as_json: bool) -> int:
+    """A file's problem: one line on standard error (and §3's object with --json), exit status 2."""
+    problem = error.problem
+    where = f"field {problem.field}" if problem.field else "the file"
+    print(_one_line(f"scorekeeper: {error.message} ({problem.code.value}, {where})"), file=sys.stderr)
+    if as_json:
+        print(json.dumps(error.to_json(), ensure_ascii=False))
+    return 2
+
+
+def settle_command(args: argparse.Namespace) -> int:
+    try:
+        paper = sheetfile.loads(_read_file(args.file))
+    except FileError as error:
+        return _refused(error, args.json)
+    print(json.dumps(sheetfile.result_json(paper), ensure_ascii=False) if args.json else format_paper(paper))
+    return 0
+
+
 def replay_command(args: argparse.Namespace) -> int:
     try:
-        try:
-            text = _read(args.file)
-        except OSError as error:
-            raise FileError(Problem(Code.BAD_JSON, "", literal(f"cannot read {args.file}: {error.strerror}"))) from None
-        pulka = loads(text)
+        pulka = loads(_read_file(args.file))
         with _gc_paused():
             replayed = replay_for_result(pulka) if args.json else pulka.replay()
     except FileError as error:
-        problem = error.problem
-        where = f"field {problem.field}" if problem.field else "the file"
-        print(_one_line(f"scorekeeper: {error.message} ({problem.code.value}, {where})"), file=sys.stderr)
-        if args.json:
-            print(json.dumps(error.to_json(), ensure_ascii=False))
-        return 2
+        return _refused(error, args.json)
     if args.json:
         with _gc_paused():  # the lines written are let go as they are written: no cycles among them
             write_result(pulka, replayed, sys.stdout)
@@ -245,6 +287,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="the pulka file, or - for standard input")
     replay.add_argument("--json", action="store_true", help="print the pulya-result/1 object")
     replay.set_defaults(run=replay_command)
+    paper = commands.add_parser("settle", help="settle a paper sheet's totals (pulya-sheet/1)")
+    paper.add_argument("file", help="the sheet file, or - for standard input")
+    paper.add_argument("--json", action="store_true", help="print the pulya-result/1 object")
+    paper.set_defaults(run=settle_command)
 
     serve = commands.add_parser("serve", help="run the web app (waitress); the database is created or upgraded first")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")

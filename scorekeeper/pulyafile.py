@@ -16,9 +16,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NamedTuple, TextIO
 
+from .columns import columns_json, read_opening
 from .engine import (
     Code, Contract, Deal, DealResult, DealType, Entry, Problem, PulkaError, Replay, Rules, RulesError, Settlement,
-    Text, json_value, quoted, replay, settle,
+    Sheet, Text, json_value, quoted, replay, settle,
 )
 from .engine.settlement import round_half_away
 from .settled import Settled, settled
@@ -30,7 +31,7 @@ MAX_NAME = 40
 MAX_PULKA_NAME = 80
 MAX_CURRENCY = 8
 
-_TOP_KEYS = {"format", "name", "currency", "started", "players", "first_dealer", "rules", "deals"}
+_TOP_KEYS = {"format", "name", "currency", "started", "players", "first_dealer", "rules", "opening", "deals"}
 
 
 class _Kind(NamedTuple):
@@ -81,11 +82,12 @@ class Pulka:
     name: str | None = None
     currency: str | None = None
     started: datetime | None = None  # with its offset
+    opening: Sheet | None = None  # the sheet as paper left it, when the pulka began there (FORMAT.md §5)
 
     def replay(self, say: Callable[[Entry], Any] | None = None) -> Replay:
         """The engine's replay (`say` as its); FileError (with names) if a deal is invalid."""
         try:
-            return replay(self.rules, len(self.players), self.deals, self.first_dealer, say=say)
+            return replay(self.rules, len(self.players), self.deals, self.first_dealer, self.opening, say=say)
         except PulkaError as error:
             raise FileError(error.problems[0], self.players) from None
 
@@ -114,9 +116,14 @@ def loads(text: str | bytes) -> Pulka:
 def decode(text: str | bytes) -> object:
     """The JSON data of a file; FileError (bad_json) when it is not JSON."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_json)
     except (ValueError, RecursionError) as error:
         raise FileError(Problem(Code.BAD_JSON, "", Msg("the file is not JSON: {error}")(error=str(error)))) from None
+
+
+def _not_json(constant: str) -> None:
+    """NaN and Infinity, which Python's reader takes and JSON has not (FORMAT.md §4)."""
+    raise ValueError(f"{constant} is not a JSON number")
 
 
 def parse(data: object) -> Pulka:
@@ -124,24 +131,25 @@ def parse(data: object) -> Pulka:
     if not isinstance(data, dict):
         raise FileError(Problem(Code.BAD_FORMAT, "", Msg("a pulka file is a JSON object")))
     problems = _top_problems(data)
-    rules = _read_rules(data["rules"], problems) if "rules" in data else None
-    if problems or rules is None:
-        raise FileError(min(problems, key=lambda p: p.code.rank))
-    players = tuple(data["players"])
+    rules = read_rules(data["rules"], problems) if "rules" in data else None
+    players = tuple(data["players"]) if "players" in data and not any(p.code is Code.BAD_PLAYERS for p in problems) else ()
     seat = {name: i for i, name in enumerate(players)}
+    opening = read_opening(data["opening"], seat, rules, problems) if "opening" in data and players and rules else None
+    if problems or rules is None:
+        raise FileError(min(problems, key=lambda p: p.code.rank), players)
     first_dealer = seat[data.get("first_dealer", players[0])]
     deals: list[Deal] = []
     for number, item in enumerate(data["deals"], 1):
         deal, problems = read_deal(item, seat, number)
         if problems:
             # The earlier deals may break the rules first: they are reported first.
-            Pulka(players, rules, tuple(deals), first_dealer).replay()
+            Pulka(players, rules, tuple(deals), first_dealer, opening=opening).replay()
             raise FileError(min(problems, key=lambda p: p.code.rank), players)
         assert deal is not None  # no problem: a deal
         deals.append(deal)
     started = data.get("started")
     return Pulka(players, rules, tuple(deals), first_dealer, data.get("name"), data.get("currency"),
-                 None if started is None else _started(started))
+                 None if started is None else _started(started), opening)
 
 
 MISSING = Msg("the key {key} is missing")
@@ -157,6 +165,19 @@ def _top_problems(data: dict[str, Any]) -> list[Problem]:
         problems.append(Problem(Code.BAD_FORMAT, "format", Msg("format must be {format}")(format=repr(FORMAT))))
     if "deals" in data and not isinstance(data["deals"], list):
         problems.append(Problem(Code.BAD_FORMAT, "deals", Msg("deals must be a list")))
+    problems += describe_problems(data)
+    if "players" in data:
+        why = check_players(data["players"])
+        if why:
+            problems.append(Problem(Code.BAD_PLAYERS, "players", why))
+        elif data.get("first_dealer", data["players"][0]) not in data["players"]:
+            problems.append(Problem(Code.BAD_PLAYERS, "first_dealer", Msg("first_dealer must be one of the players")))
+    return problems
+
+
+def describe_problems(data: dict[str, Any]) -> list[Problem]:
+    """What is wrong with the keys that describe a pulka or a sheet and are not scored."""
+    problems = []
     name, currency = data.get("name"), data.get("currency")
     if "name" in data and not (isinstance(name, str) and name.strip() and len(name) <= MAX_PULKA_NAME):
         problems.append(Problem(Code.BAD_FORMAT, "name",
@@ -168,12 +189,6 @@ def _top_problems(data: dict[str, Any]) -> list[Problem]:
         problems.append(Problem(Code.BAD_FORMAT, "started", Msg(
             "started must be an ISO 8601 date-time with its offset from the year {first} to {last}, such as "
             "2026-11-29T19:30:00+03:00")(first=YEARS[0], last=YEARS[1])))
-    if "players" in data:
-        why = check_players(data["players"])
-        if why:
-            problems.append(Problem(Code.BAD_PLAYERS, "players", why))
-        elif data.get("first_dealer", data["players"][0]) not in data["players"]:
-            problems.append(Problem(Code.BAD_PLAYERS, "first_dealer", Msg("first_dealer must be one of the players")))
     return problems
 
 
@@ -195,7 +210,7 @@ def _started(value: object) -> datetime | None:
     return started if all(YEARS[0] <= year <= YEARS[1] for year in years) else None
 
 
-def _read_rules(data: object, problems: list[Problem]) -> Rules | None:
+def read_rules(data: object, problems: list[Problem]) -> Rules | None:
     """The file's rules; their problems are added to `problems`, on fields under "rules"."""
     try:
         return Rules.from_dict(data)
@@ -282,6 +297,7 @@ def to_json(pulka: Pulka) -> dict[str, Any]:
         "players": list(pulka.players),
         "first_dealer": pulka.players[pulka.first_dealer],
         "rules": pulka.rules.overrides(),
+    } | ({"opening": columns_json(pulka.opening, pulka.players)} if pulka.opening is not None else {}) | {
         "deals": [deal_to_json(deal, pulka.players) for deal in pulka.deals],
     }
 

@@ -1,6 +1,7 @@
 """The `scorekeeper` command as a player runs it: files in, sheet and settlement out."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -104,3 +105,50 @@ def test_an_unreadable_path_with_braces_stays_one_line(tmp_path):
     done = run("replay", str(tmp_path / "{0}.json"))
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
     assert "{0}.json" in done.stderr and "Traceback" not in done.stderr
+
+
+# -- settle: a paper sheet (FORMAT.md §4) ------------------------------------------
+
+PAPER = {"format": "pulya-sheet/1", "players": ["Аня", "Борис", "Вера"], "rules": {"preset": "sochi", "whist_price": 0.5},
+         "pulya": {"Аня": 20, "Борис": 14, "Вера": 20}, "gora": {"Аня": 42, "Борис": 96, "Вера": 132},
+         "whists": {"Аня": {"Борис": 170, "Вера": 60}, "Борис": {"Аня": 64, "Вера": 178},
+                    "Вера": {"Аня": 88, "Борис": 95}}}
+
+
+def test_settle_tells_the_steps_as_paper_does(tmp_path):
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps(PAPER, ensure_ascii=False), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "settle", str(path)], capture_output=True,
+                          timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    out = done.stdout.decode("utf-8")
+    assert done.returncode == 0, done.stderr
+    assert "the smallest gora, 42, is struck from every gora" in out
+    assert "Борис's 54 gora points: 180 whists from each of the others" in out
+    assert "Аня–Борис: 350 − 64 = 286; for the pulya +20: 306." in out
+    assert "Аня: +578 whists, +289.00." in out
+    assert "Вера pays Аня 227.50." in out and "Борис pays Аня 61.50." in out
+
+
+def test_settle_json_is_the_result_object(capsys):
+    import io
+
+    sys_stdin = sys.stdin
+    try:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(json.dumps(PAPER).encode()))
+        assert cli.main(["settle", "-", "--json"]) == 0
+    finally:
+        sys.stdin = sys_stdin
+    result = json.loads(capsys.readouterr().out)
+    assert result["settlement"]["pairwise"]["Аня"] == {"Борис": 306, "Вера": 272}
+    assert result["settlement"]["amnesty"] == 42
+
+
+@pytest.mark.parametrize("changes,code,field", [
+    ({"pulya": {"Аня": -1, "Борис": 14, "Вера": 20}}, "bad_number", "pulya.Аня"),
+    ({"whists": {"Аня": {"Аня": 0}}}, "self_whists", "whists.Аня.Аня"),
+])
+def test_settle_refuses_on_the_field(changes, code, field):
+    done = run("settle", "-", "--json", stdin=json.dumps(PAPER | changes))
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["error"] | {"message": ""} == {"deal": None, "field": field, "code": code, "message": ""}
+    assert len(done.stderr.strip().splitlines()) == 1

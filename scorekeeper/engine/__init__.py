@@ -10,6 +10,7 @@ validation  every problem of a deal at a given sheet
 scoring     what a deal writes on the sheet, line by line, with reasons
 pulka       replaying a pulka's deals into its sheet
 settlement  balances, money and transfers
+paper       a sheet kept on paper: its totals as a sheet, and the pairs a player checks by hand
 
 Each module imports only those above it in this list.
 """
@@ -27,16 +28,17 @@ from .rules import (
 )
 from .scoring import Column, Entry
 from .settlement import Settlement, Transfer, settle
+from .paper import Pair, pairs, paper_sheet
 from .sheet import Points, Sheet
 from .texts import Gettext, Ngettext, Seat, Text, quoted
 
 __all__ = [
-    "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Gettext", "Kind", "Ngettext",
+    "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Gettext", "Kind", "Ngettext", "Pair",
     "CHOICE_TITLES", "Overflow", "PARAMETER", "PARAMETERS", "PRESETS", "Parameter", "ParameterError", "Points", "Preset", "Problem",
     "PulkaEnd", "PulkaError", "Q1Responsible", "RaspasyDealer", "RaspasyExitOn", "RaspasyScoring", "RaspasyTie",
     "Replay", "Rules", "RulesError", "Seat", "Settlement", "Sheet", "ShortfallSplit", "SingleWhistMade",
     "SingleWhistRemiz", "Strain", "Text", "Transfer", "Word", "all_texts", "choice_title", "defenders", "json_value",
-    "quoted", "replay", "seats_in_play", "settle",
+    "pairs", "paper_sheet", "quoted", "replay", "seats_in_play", "settle",
 ]
 
 

@@ -16,7 +16,7 @@ from .texts import Text
 
 
 class Code(StrEnum):
-    """Problem codes, in the order FORMAT.md §3 ranks them (earlier wins)."""
+    """Problem codes, in the order FORMAT.md §3 ranks them (earlier wins), with §5's placed where it puts them."""
 
     BAD_JSON = "bad_json"
     BAD_FORMAT = "bad_format"
@@ -24,6 +24,9 @@ class Code(StrEnum):
     UNKNOWN_PRESET = "unknown_preset"
     UNKNOWN_PARAMETER = "unknown_parameter"
     BAD_PARAMETER = "bad_parameter"
+    BAD_NUMBER = "bad_number"
+    SELF_WHISTS = "self_whists"
+    BAD_OPENING = "bad_opening"
     UNKNOWN_PLAYER = "unknown_player"
     INACTIVE_PLAYER = "inactive_player"
     BAD_CONTRACT = "bad_contract"

@@ -287,16 +287,18 @@ def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, s
         start = Sheet.empty(n, first_dealer)
     elif start.n != n:
         raise ValueError(f"a sheet of {start.n} players cannot start a pulka of {n}")
-    else:
-        start = Sheet(n, first_dealer, 0, tuple(start.pulya), tuple(start.gora), tuple(map(tuple, start.whists)))
-    history = _History(rules, start)
     saying = None if say is None else _Saying(rules, n, say)
     tally = Tally(rules, n, lines=False) if saying is None else saying  # the totals only: the lines when read
     tally.pulya, tally.gora, tally.whists = list(start.pulya), list(start.gora), [list(row) for row in start.whists]
+    if start.deals or start.first_dealer != first_dealer or start.streak or start.finished != tally.finished:
+        # An opening may end the pulka already (a whole evening kept on paper): a deal after it is refused.
+        start = Sheet(n, first_dealer, 0, tuple(start.pulya), tuple(start.gora), tuple(map(tuple, start.whists)),
+                      0, tally.finished)
+    history = _History(rules, start)
     seatings = [seating(n, dealer) for dealer in range(n)]
     exit_on_any = rules.raspasy_exit_on is RaspasyExitOn.ANY
     said: list[list[Any]] = []
-    number, dealer, streak, finished = 0, first_dealer, 0, False
+    number, dealer, streak, finished = 0, first_dealer, 0, start.finished
     for deal in deals:
         number += 1
         problems = check_next(deal, rules, number, seatings[dealer], streak, finished)

@@ -6,6 +6,7 @@
 import { dealForm } from "./deal.js";
 import { live } from "./live.js";
 import { outbox } from "./outbox.js";
+import { paperForm } from "./paper.js";
 import { pulkaForm } from "./pulka.js";
 import { freshKeys, installable, passOn, stayAwake } from "./shell.js";
 
@@ -14,6 +15,8 @@ document.addEventListener("DOMContentLoaded", () => {
   if (deal) dealForm(deal);
   const pulka = document.querySelector("form.pulka-form");
   if (pulka) pulkaForm(pulka);
+  const paper = document.querySelector("form.paper[data-settle]");
+  if (paper) paperForm(paper);
   const main = document.querySelector("main[data-live]");
   if (main) live(main);
   if (main || deal) stayAwake();

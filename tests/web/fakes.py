@@ -147,9 +147,9 @@ class FakeChange:
 
 def _pulka(row: Row, replayed: Replay | None = None) -> Pulka:
     s = row.settings
-    replayed = replayed or replay(s.rules, len(s.players), row.deals, s.first_dealer)
+    replayed = replayed or replay(s.rules, len(s.players), row.deals, s.first_dealer, s.opening)
     return Pulka(row.uid, row.version, s.name, s.currency, s.players, s.first_dealer, s.rules, tuple(row.deals),
-                 replayed, row.created_at, row.updated_at, row.owner_id, row.last_change, row.table)
+                 replayed, row.created_at, row.updated_at, row.owner_id, row.last_change, row.table, s.opening)
 
 
 class FakeAccounts:

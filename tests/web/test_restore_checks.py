@@ -57,6 +57,9 @@ CASES = [
     ("pulkas", "name", "x" * 10_000),
     ("pulkas", "name", "a\x00b"),
     ("pulkas", "uid", None),
+    ("pulkas", "table_uid", None),
+    ("pulkas", "opening", '{"pulya": [1]}'),  # an opening without its gora
+    ("pulkas", "opening", '{"pulya": [1, 2, 3], "gora": ["x", 0, 0], "whists": []}'),
     ("deals", "tricks", '{"0": "many"}'),
     ("deals", "type", "poker"),
     ("deals", "whist", "{not json"),
@@ -109,10 +112,10 @@ def test_a_good_archive_still_restores_and_serves(kind, document, new_database, 
 
 
 def _at_0005(document) -> dict:
-    """The archive as revision 0005 wrote it: no sessions, no standings, no tables of pulkas, no link's player."""
+    """The archive as revision 0005 wrote it: no sessions, no standings, no tables of pulkas, no opening, no link's player."""
     older = json.loads(json.dumps(document)) | {"revision": "0005"}
     older["tables"] = [table for table in older["tables"] if table["name"] != "sessions"]
-    for name, column in (("pulkas", "standing"), ("pulkas", "table_uid"), ("shares", "player")):
+    for name, column in (("pulkas", "standing"), ("pulkas", "table_uid"), ("pulkas", "opening"), ("shares", "player")):
         table = _table(older, name)
         index = table["columns"].index(column)
         table["columns"].pop(index)

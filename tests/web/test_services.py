@@ -202,3 +202,41 @@ def test_preview_stores_nothing(repo, owner):
     assert result.number == 2 and {(e.player, e.column.value, e.points) for e in result.entries} >= {(1, "gora", 12)}
     assert deals.preview(pulka, SOCHI_FILE.deals[7], 1).number == 1
     assert rows(repo) == before
+
+
+# -- a paper sheet kept, and gone on from -----------------------------------------------------------
+
+
+def test_a_kept_sheet_is_a_pulka_going_on_from_it(repo, owner):
+    from scorekeeper import sheetfile
+    from scorekeeper.web.services import paper
+
+    sheet = sheetfile.parse({"format": "pulya-sheet/1", "players": ["A", "B", "C"], "rules": {"preset": "sochi"},
+                             "pulya": {"A": 20, "B": 10, "C": 0}, "gora": {"A": 4, "B": 30, "C": 0}})
+    kept = paper.keep(repo.pulkas, owner, sheet)
+    assert kept.opening == sheet.sheet and kept.deals == () and kept.sheet.pulya == (20, 10, 0)
+    assert kept.settlement == paper.settle_sheet(sheet)[0]
+    # A's pulya is closed on paper: her 6♠ made (both passing) helps B
+    deal, _ = pulyafile.read_deal({"type": "game", "declarer": "A", "contract": "6S",
+                                   "whist": {"B": "pass", "C": "pass"}}, {"A": 0, "B": 1, "C": 2}, 1)
+    played = deals.add_deal(repo.pulkas, kept.uid, deal)
+    assert played.sheet.pulya == (20, 12, 0) and played.sheet.whists[0][1] == 20
+    assert repo.pulkas.get(kept.uid).opening == sheet.sheet
+    # renaming a player keeps the opening; seating a fourth does not fit it
+    renamed = pulkas.change_settings(repo.pulkas, kept.uid, read_settings({"name": "Paper"}, kept.settings))
+    assert renamed.opening == sheet.sheet
+    with pytest.raises(SettingsInvalid):
+        read_settings({"players": ["A", "B", "C", "D"]}, kept.settings)
+
+
+def test_a_sheet_above_its_size_is_not_kept(repo, owner):
+    from scorekeeper import sheetfile
+    from scorekeeper.web.domain.refusals import Refused
+    from scorekeeper.web.services import paper
+
+    sheet = sheetfile.parse({"format": "pulya-sheet/1", "players": ["A", "B", "C"], "rules": {"preset": "rostov"},
+                             "pulya": {"A": 25, "B": 10, "C": 0}, "gora": {"A": 4, "B": 30, "C": 0}})
+    with pytest.raises(Refused) as refused:
+        paper.keep(repo.pulkas, owner, sheet)
+    assert (refused.value.code, refused.value.field) == ("bad_opening", "pulya.A")
+    assert pulkas.list_pulkas(repo.pulkas, owner) == []

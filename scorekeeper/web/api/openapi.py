@@ -72,7 +72,8 @@ VERSION_QUERY = {"name": "version", "in": "query", "required": False, "schema": 
 
 
 # What needs no credentials (the rest answers 401 without them).
-ANONYMOUS = {("/api/v1/openapi.json", "get"), ("/api/v1/accounts", "post"), ("/api/v1/tokens", "post")}
+ANONYMOUS = {("/api/v1/openapi.json", "get"), ("/api/v1/accounts", "post"), ("/api/v1/tokens", "post"),
+             ("/api/v1/settle", "post")}
 
 
 def document() -> dict[str, Any]:
@@ -129,7 +130,8 @@ def document() -> dict[str, Any]:
                   "properties": {"preset": {"enum": [preset.value for preset in Preset]}}
                   | {p.name: parameter_schema(p) for p in PARAMETERS},
                   "additionalProperties": False},
-        "PulkaWrite": {"type": "object", "additionalProperties": False, "properties": pulka},
+        "PulkaWrite": {"type": "object", "additionalProperties": False, "properties": pulka | {"opening": {
+            "type": "object", "description": "the sheet as paper left it: pulya, gora, whists (FORMAT.md §5)"}}},
         "PulkaPatch": {"type": "object", "additionalProperties": False, "properties": pulka | {"version": VERSION}},
         "Pulka": {"type": "object", "properties": {
             "id": {"type": "string"}, "name": {"type": "string"}, "version": {"type": "integer"},
@@ -163,6 +165,11 @@ def document() -> dict[str, Any]:
             "sum_net": {"type": "number"}, "sum_money": {"type": "number"}, "version": {"type": "integer"}}},
         "PulyaFile": {"type": "object", "description": "the pulya/1 file (shared FORMAT.md §1)",
                       "required": ["format", "players", "rules", "deals"]},
+        "PulyaSheet": {"type": "object", "description": "a paper sheet's totals, pulya-sheet/1 (shared FORMAT.md §4)",
+                       "required": ["format", "players", "rules", "gora"]},
+        "PulyaResult": {"type": "object", "description": "pulya-result/1 of a paper sheet: players, rules, sheet, "
+                                                         "settlement (balance, money, transfers, amnesty, pairwise)",
+                        "required": ["format", "players", "rules", "sheet", "settlement"]},
         "Credentials": {"type": "object", "required": ["username", "password"], "properties": {
             "username": {"type": "string", "minLength": 1, "maxLength": USERNAME_MAX},
             "password": {"type": "string", "minLength": 8, "maxLength": 200}}},
@@ -300,6 +307,10 @@ def document() -> dict[str, Any]:
                      "parameters": [{"name": "name", "in": "query", "schema": {"type": "string"}}, IDEMPOTENCY_KEY],
                      "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("PulyaFile")}}},
                      "responses": {"201": _json(_ref("Pulka"), "imported")} | _errors(400, 415, 422)}},
+        "/api/v1/settle": {
+            "post": {"summary": "Settle a paper sheet's totals as `scorekeeper settle --json` does; nothing is stored",
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("PulyaSheet")}}},
+                     "responses": {"200": _json(_ref("PulyaResult"), "the settlement")} | _errors(400, 415, 422)}},
     }
     for path, operations in paths.items():
         for method, operation in operations.items():

@@ -3,6 +3,7 @@ settlement and files, and an import."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from flask import Response, jsonify, request, url_for
@@ -13,6 +14,7 @@ from ...words import Msg
 from ..domain.idempotency import Answer
 from ..domain.limits import PULKA_NAME_MAX
 from ..domain.pulkas import Pulka, read_settings
+from ..domain.paper import read_opening
 from ..domain.reading import read_number, read_pulka_file
 from ..domain.refusals import ErrorCode, Refused
 from ..edge import i18n
@@ -54,7 +56,11 @@ def create_pulka() -> ResponseReturnValue:
     body = json_body()
     if "currency" not in body:
         body = {**body, "currency": i18n.DEFAULT_CURRENCY[i18n.language()]}  # a Russian table plays for roubles
+    given = "opening" in body
+    opening = body.pop("opening", None)
     settings = read_settings(body, say=i18n.say)
+    if given:  # a table that began on paper goes on here (FORMAT.md §5)
+        settings = dataclasses.replace(settings, opening=read_opening(opening, settings.players, settings.rules))
     return write(lambda once: pulka_service.create_pulka(store().pulkas, me(), settings, once=once), _created)
 
 

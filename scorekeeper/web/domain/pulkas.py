@@ -40,6 +40,7 @@ class Pulka:
     owner_id: int | None = None
     last_change: Note | None = None  # what the last write did, and who did it
     table: str = ""  # the table that plays it: its first pulka's uid (views.tables)
+    opening: Sheet | None = None  # the sheet as paper left it, when the table began there (FORMAT.md §5)
 
     @property
     def n(self) -> int:
@@ -59,7 +60,7 @@ class Pulka:
 
     @property
     def settings(self) -> Settings:
-        return Settings(self.name, self.currency, self.players, self.first_dealer, self.rules)
+        return Settings(self.name, self.currency, self.players, self.first_dealer, self.rules, self.opening)
 
     def result(self, number: int) -> DealResult:
         """Deal `number` (1-based) and what it wrote; NotFound for a deal the pulka does not have."""
@@ -75,6 +76,7 @@ class Settings:
     players: tuple[str, ...]
     first_dealer: int
     rules: Rules
+    opening: Sheet | None = None  # the deals go on from it: it is not a setting a form changes
 
     @property
     def seating(self) -> tuple[tuple[str, ...], int, Rules]:
@@ -189,9 +191,13 @@ def read_settings(data: Mapping[str, object], base: Settings | None = None,
         rules = _rules(data["rules"], faults) or rules
     name = _text(data, "name", PULKA_NAME_MAX, faults, base.name if base else "")
     currency = _text(data, "currency", CURRENCY_MAX, faults, base.currency if base else "")
+    opening = base.opening if base else None
+    if opening is not None and players and len(players) != opening.n:
+        faults.append(Fault.of("bad_players", "players", Msg("the pulka goes on from a paper sheet of {n} players")(
+            n=opening.n)))
     if faults:
         raise SettingsInvalid(faults)
-    return Settings(name or default_name(players, say), currency, players, first_dealer, rules)
+    return Settings(name or default_name(players, say), currency, players, first_dealer, rules, opening)
 
 
 def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:

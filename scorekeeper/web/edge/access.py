@@ -57,6 +57,9 @@ NEEDS: dict[str, Need] = {
     "pages.new_pulka": Need.ACCOUNT,
     "pages.import_pulka": Need.ACCOUNT,
     "pages.open_share": Need.ANYONE,
+    "pages.paper": Need.ANYONE,  # settling a paper sheet stores nothing
+    "pages.keep_paper": Need.ACCOUNT,
+    "pages.paper_pdf": Need.ANYONE,
     "pages.sheet": Need.READ,
     "pages.history": Need.READ,
     "pages.settlement": Need.READ,
@@ -77,6 +80,7 @@ NEEDS: dict[str, Need] = {
     "api.openapi": Need.ANYONE,
     "api.create_account": Need.ANYONE,  # open registration, or the administrator: decided by the use case
     "api.create_token": Need.ANYONE,
+    "api.settle": Need.ANYONE,  # a paper sheet's settlement: nothing is stored
     "api.revoke_token": Need.ACCOUNT,
     "api.parameters": Need.ACCOUNT,
     "api.players": Need.ACCOUNT,

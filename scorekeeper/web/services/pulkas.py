@@ -8,6 +8,7 @@ stored in the write's transaction, so that a request sent again is not made twic
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -156,6 +157,7 @@ def import_pulka(pulkas: PulkaRepository, owner_id: int, file: pulyafile.Pulka, 
         "first_dealer": file.players[file.first_dealer],
         "rules": file.rules.overrides(),
     })
+    settings = dataclasses.replace(settings, opening=file.opening)
     return create_pulka(pulkas, owner_id, settings, file.deals, file.started, once)
 
 
@@ -189,7 +191,7 @@ def replayed(settings: Settings, deals: Sequence[Deal], focus: int | None = None
              renumber_from: int | None = None) -> Replay:
     """The engine's replay of `deals`; DealRefused with its problems if a deal breaks the rules."""
     try:
-        return replay(settings.rules, len(settings.players), deals, settings.first_dealer)
+        return replay(settings.rules, len(settings.players), deals, settings.first_dealer, settings.opening)
     except PulkaError as error:
         raise DealRefused.of(error, settings.players, focus, action, renumber_from) from None
 

@@ -122,6 +122,8 @@ class PulkaRow(Base):
     last_change: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     # Where it stands (domain.pulkas.Standing), kept by every write: the home list reads it, never a replay.
     standing: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    # The sheet as paper left it, by seat (rows.opening_json), when the pulka began on paper.
+    opening: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
     seats: Mapped[list[SeatRow]] = relationship(
         order_by="SeatRow.seat", cascade="all, delete-orphan", passive_deletes=True, lazy="selectin")

@@ -28,7 +28,7 @@ from .db import Database
 from .keys import answer, remember
 from .models import AccessRow, DealRow, PlayerRow, PulkaRow, SeatRow, ShareRow, now
 from .deals import deal_values, deals_of
-from .rows import aware, players, pulka_of
+from .rows import aware, opening_json, players, pulka_of
 from .watch import Watch, access_changed, gone, stamped
 
 _VERSION = select(PulkaRow.version).where(PulkaRow.uid == bindparam("uid"))
@@ -136,7 +136,8 @@ class PulkaStore:
                 uid = new_uid()
                 row = PulkaRow(uid=uid, table_uid=table or uid, owner_id=owner_id, name=settings.name,
                                currency=settings.currency, rules=settings.rules.overrides(),
-                               first_dealer=settings.first_dealer, version=1, created_at=started or now())
+                               first_dealer=settings.first_dealer, version=1, created_at=started or now(),
+                               opening=opening_json(settings.opening))
                 row.seats = seats(session, owner_id, settings.players)
                 session.add(row)
                 session.flush()

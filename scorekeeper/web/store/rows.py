@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from fractions import Fraction
+from typing import Any
 
-from ...engine import Deal, Replay, Rules, replay
+from ...engine import Deal, Replay, Rules, Sheet, json_value, paper_sheet, replay
 from ..domain.pulkas import Pulka
 from .models import PulkaRow
 
@@ -22,8 +24,25 @@ def players(row: PulkaRow) -> tuple[str, ...]:
 def pulka_of(row: PulkaRow, deals: tuple[Deal, ...], replayed: Replay | None = None) -> Pulka:
     names = players(row)
     rules = Rules.from_dict(row.rules)
+    opening = opening_of(row.opening, rules)
     if replayed is None:
         # Stored deals replayed once already when they were written.
-        replayed = replay(rules, len(names), deals, row.first_dealer)
+        replayed = replay(rules, len(names), deals, row.first_dealer, opening)
     return Pulka(row.uid, row.version, row.name, row.currency, names, row.first_dealer, rules, deals, replayed,
-                 aware(row.created_at), aware(row.updated_at), row.owner_id, row.last_change, row.table_uid)
+                 aware(row.created_at), aware(row.updated_at), row.owner_id, row.last_change, row.table_uid, opening)
+
+
+def opening_json(opening: Sheet | None) -> dict[str, Any] | None:
+    """An opening as its row keeps it: by seat, so that renaming a player before the first deal keeps it."""
+    if opening is None:
+        return None
+    return {"pulya": list(opening.pulya), "gora": [json_value(g) for g in opening.gora],
+            "whists": [[json_value(w) for w in row] for row in opening.whists]}
+
+
+def opening_of(data: dict[str, Any] | None, rules: Rules) -> Sheet | None:
+    if data is None:
+        return None
+    n = len(data["gora"])
+    whists = {(i, j): Fraction(w) for i, row in enumerate(data["whists"]) for j, w in enumerate(row) if w and i != j}
+    return paper_sheet(n, data["pulya"], [Fraction(g) for g in data["gora"]], whists, rules)

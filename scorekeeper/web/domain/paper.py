@@ -1,0 +1,129 @@
+"""A paper sheet as the app takes it (FORMAT.md §4): a `pulya-sheet/1` body, or the page's grid of fields
+made into one, so that the form, the API and the command line check the same values with the same codes.
+
+The grid's fields: `player_0` … `player_3` in seating order, `preset`, the two rates
+`pulya_point_whists` and `gora_point_whists`, `whist_price`, `currency`, `pulya_counts_down`; per seat
+`pulya_<i>` and `gora_<i>`, and `whists_<i>_<j>` for what seat i wrote on seat j. A problem's field in
+the file (`gora.Аня`) is named back as the grid's (`gora_0`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ... import columns, pulyafile, sheetfile
+from ...engine import Code, Problem, PulkaEnd, Rules, Sheet
+from ...sheetfile import PaperSheet
+from ...words import Msg
+from .reading import first_unstorable
+from .refusals import Refused, Unstorable
+
+SEATS = 4
+PRESETS = ("sochi", "leningrad", "rostov")
+RATES = ("pulya_point_whists", "gora_point_whists")
+_NUMBER = re.compile(r"[+-]?\d{1,9}(?:[.,]\d{1,6})?")
+_MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u00a0": "", " ": ""})
+
+
+def read_sheet(data: object) -> PaperSheet:
+    """A `pulya-sheet/1` object, refused with the file's own problem code on its field."""
+    field = first_unstorable(data)
+    if field is not None:
+        raise Unstorable(field)
+    try:
+        return sheetfile.parse(data)
+    except pulyafile.FileError as error:
+        p = error.problem
+        raise Refused(p.full, p.field, code=p.code.value, names=error.players) from None
+
+
+def check_opening(paper: PaperSheet) -> None:
+    """Refused (bad_opening, on the player's pulya) when a pulya stands above the size it closes at: a sheet
+    that settles, but that no pulka could have written (FORMAT.md §5)."""
+    rules = paper.rules
+    if rules.pulka_end is PulkaEnd.ALL_CLOSED:
+        for name, points in zip(paper.players, paper.sheet.pulya):
+            if points > rules.pulya_size:
+                raise Refused(Msg("{name}'s pulya is {points}, above the {size} it closes at: a pulka cannot go on "
+                                  "from it")(name=name, points=points, size=rules.pulya_size),
+                              f"pulya.{name}", code=Code.BAD_OPENING.value)
+
+
+def read_opening(data: object, players: Sequence[str], rules: Rules) -> Sheet:
+    """A create body's `opening` (FORMAT.md §5) for these players and rules; Refused with its first problem."""
+    problems: list[Problem] = []
+    found = first_unstorable(data)
+    if found is not None:
+        raise Unstorable(f"opening.{found}")
+    sheet = columns.read_opening(data, {name: i for i, name in enumerate(players)}, rules, problems)
+    if problems or sheet is None:
+        p = min(problems, key=lambda p: p.code.rank)
+        raise Refused(p.full, p.field, code=p.code.value, names=players)
+    return sheet
+
+
+def read_sheet_text(text: bytes | str) -> PaperSheet:
+    """A body as sent: JSON (NaN and Infinity refused as not JSON), then `read_sheet`."""
+    try:
+        data = pulyafile.decode(text)
+    except pulyafile.FileError as error:
+        raise Refused(error.problem.full, code=error.problem.code.value) from None
+    return read_sheet(data)
+
+
+def value(text: str) -> object:
+    """A number as a player types it (12, 12,5, −4, +3) as JSON would hold it; anything else as typed, for
+    the sheet's reader to refuse on its field. Nothing is guessed: "" stays "", which no field takes."""
+    cleaned = text.strip().translate(_MINUS)
+    if not _NUMBER.fullmatch(cleaned):
+        return text.strip()
+    cleaned = cleaned.replace(",", ".")
+    return float(cleaned) if "." in cleaned else int(cleaned)
+
+
+def players_of(form: Mapping[str, str]) -> list[str]:
+    """The names typed, in seating order, the empty seats left out (a table of three leaves the fourth)."""
+    return [name for i in range(SEATS) if (name := form.get(f"player_{i}", "").strip())]
+
+
+def sheet_of_form(form: Mapping[str, str]) -> dict[str, Any]:
+    """The grid as a `pulya-sheet/1` object: an empty whists cell is 0 (the format's missing pair), an empty
+    pulya row is no pulya at all, an empty gora cell is missing (the gora is required)."""
+    seats = [i for i in range(SEATS) if form.get(f"player_{i}", "").strip()]
+    names = {i: form[f"player_{i}"].strip() for i in seats}
+    rules: dict[str, Any] = {"preset": form.get("preset", "sochi")}
+    for key in (*RATES, "whist_price"):
+        if form.get(key, "").strip():
+            rules[key] = value(form[key])
+    data: dict[str, Any] = {"format": sheetfile.FORMAT, "players": [names[i] for i in seats], "rules": rules}
+    if form.get("currency", "").strip():
+        data["currency"] = form["currency"].strip()
+    if form.get("pulya_counts_down"):
+        data["pulya_counts_down"] = True
+    pulya = {names[i]: value(form[f"pulya_{i}"]) for i in seats if form.get(f"pulya_{i}", "").strip()}
+    if pulya:
+        data["pulya"] = pulya
+    data["gora"] = {names[i]: value(form[f"gora_{i}"]) for i in seats if form.get(f"gora_{i}", "").strip()}
+    whists = {names[i]: {names[j]: value(form[f"whists_{i}_{j}"]) for j in seats
+                         if j != i and form.get(f"whists_{i}_{j}", "").strip()} for i in seats}
+    data["whists"] = {name: row for name, row in whists.items() if row}
+    return data
+
+
+def grid_field(field: str, form: Mapping[str, str]) -> str:
+    """The grid's field for a field of the file: `gora.Аня` → `gora_0`, `whists.Аня.Борис` → `whists_0_1`,
+    `rules.whist_price` → `whist_price`; "players" for the names, "" for the sheet as a whole."""
+    seat = {form.get(f"player_{i}", "").strip(): i for i in range(SEATS) if form.get(f"player_{i}", "").strip()}
+    column, _, rest = field.partition(".")
+    if column == "rules":
+        return "preset" if rest in ("", "preset") else rest
+    if column in ("pulya", "gora") and rest in seat:
+        return f"{column}_{seat[rest]}"
+    if column == "whists":
+        writer, _, on = rest.partition(".")
+        if writer in seat and on in seat:
+            return f"whists_{seat[writer]}_{seat[on]}"
+    if column in ("players", "currency", "pulya_counts_down", "first_dealer"):
+        return column
+    return ""

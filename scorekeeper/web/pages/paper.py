@@ -1,0 +1,81 @@
+"""The paper sheet's page, open to anyone: the grid of a sheet kept on paper, and its settlement told in the
+players' words. A plain form POST answers with the result (or each problem on its field): no script needed;
+static/js/paper.js answers as the grid is typed, from POST /api/v1/settle. A logged-in player may keep the
+sheet as a pulka of his (POST /paper/keep)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+
+from flask import render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+from ...render.text import filename
+from ...sheetfile import PaperSheet
+from ..domain.paper import grid_field, read_sheet, sheet_of_form
+from ..domain.refusals import Refused
+from ..edge import i18n
+from ..edge.access import caller, me
+from ..edge.context import store
+from ..edge.errors import STATUS, field_errors
+from ..edge.idempotency import idempotent, went, write
+from ..edge.presenting import download, gate
+from ..services import paper as paper_service
+from ..views.paper import grid, result
+from ..views.paper import pdf as paper_pdf_of
+from .blueprint import bp
+
+
+def _page(form: Mapping[str, str], paper: PaperSheet | None = None, error: Refused | None = None) -> ResponseReturnValue:
+    errors = field_errors(error, lambda field: grid_field(field, form)) if error else {}
+    shown = None
+    if paper is not None:
+        settlement, settled = paper_service.settle_sheet(paper)
+        words = i18n.catalog()
+        shown = result(paper, settlement, settled, i18n.language(), words.gettext, words.ngettext)
+    page = render_template("paper/sheet.html", grid=grid(form), errors=errors, result=shown,
+                           can_keep=caller().account is not None)
+    return (page, STATUS[error.code]) if error else page
+
+
+@bp.route("/paper", methods=["GET", "POST"])
+def paper() -> ResponseReturnValue:
+    form = request.form.to_dict() if request.method == "POST" else {}
+    if not form:
+        return _page({"preset": "sochi", "currency": i18n.DEFAULT_CURRENCY[i18n.language()]})
+    try:
+        return _page(form, read_sheet(sheet_of_form(form)))
+    except Refused as error:
+        return _page(form, error=error)
+
+
+@bp.post("/paper/pdf")
+def paper_pdf() -> ResponseReturnValue:
+    """The sheet as the paper pulya drawn, its settlement step by step and its tables, as an A4 PDF."""
+    form = request.form.to_dict()
+    try:
+        sheet = read_sheet(sheet_of_form(form))
+    except Refused as error:
+        return _page(form, error=error)
+    settlement, settled = paper_service.settle_sheet(sheet)
+    words = i18n.catalog()
+    title = sheet.name or gettext("Paper sheet of %(players)s", players=", ".join(sheet.players))
+    data = paper_pdf_of(sheet, settlement, settled, title, i18n.language(), gate(), words.gettext, words.ngettext)
+    return download(data, "application/pdf", filename(title, date.today(), "pdf"))
+
+
+@bp.post("/paper/keep")
+@idempotent
+def keep_paper() -> ResponseReturnValue:
+    form = request.form.to_dict()
+    try:
+        sheet = read_sheet(sheet_of_form(form))
+        dealer = form.get(f"player_{form.get('first_dealer', '')}", "").strip() or None
+        return write(lambda once: paper_service.keep(store().pulkas, me(), sheet, once, i18n.say, dealer),
+                     lambda pulka: went(url_for(".sheet", uid=pulka.uid),
+                                        ("message", gettext("Kept as %(name)s: the paper sheet is its opening.",
+                                                            name=pulka.name))))
+    except Refused as error:
+        return _page(form, error=error)

@@ -1,0 +1,37 @@
+"""A paper sheet: settled (nothing stored, no repository asked), or kept as a pulka of its owner whose
+opening is the sheet and which has no deals (FORMAT.md §5), so that the table may also go on from it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from ...engine import Settlement, Text, settle
+from ...settled import Settled, settled
+from ...sheetfile import PaperSheet
+from ..domain.idempotency import Once
+from ..domain.paper import check_opening
+from ..domain.pulkas import Pulka, default_name, english, read_settings
+from .pulkas import PulkaRepository, create_pulka
+
+
+def settle_sheet(paper: PaperSheet) -> tuple[Settlement, Settled]:
+    """The settlement of the sheet as given (rules.md §15), and its projection with the players' names."""
+    settlement = settle(paper.sheet, paper.rules)
+    return settlement, settled(paper.players, paper.sheet, paper.rules, settlement)
+
+
+def keep(pulkas: PulkaRepository, owner_id: int, paper: PaperSheet, once: Once[Pulka] | None = None,
+         say: Callable[[Text], str] = english, first_dealer: str | None = None) -> Pulka:
+    """The sheet as a new pulka of `owner_id`: its opening the sheet, no deals, the next deal dealt by
+    `first_dealer` (a player's name; the first player's when None); refused (bad_opening) where a pulya stands
+    above the size it closes at, which no pulka's sheet can hold."""
+    check_opening(paper)
+    settings = read_settings({
+        "first_dealer": first_dealer or paper.players[0],
+        "name": paper.name or default_name(paper.players, say),
+        "currency": paper.currency or "",
+        "players": list(paper.players),
+        "rules": paper.rules.overrides(),
+    })
+    return create_pulka(pulkas, owner_id, dataclasses.replace(settings, opening=paper.sheet), once=once)
