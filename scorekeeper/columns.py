@@ -24,6 +24,9 @@ ON_HIMSELF = Msg("{field}: a player writes no whists on himself")
 NOT_AN_OBJECT = Msg("{field} must be an object from player names to values")
 OPENING_KEYS = {"pulya", "gora", "whists"}
 LEFT_ABOVE = Msg("{field}: counting down, what is left is at most the pulya size {size}, not {value}")
+# A cell named as players name it (its `field` says where in the file): a page shows it on the cell.
+_CELLS = {"pulya": Msg("{name}'s pulya"), "gora": Msg("{name}'s gora")}
+_WHISTS_CELL = Msg("{name}'s whists on {on}")
 
 
 @dataclass
@@ -70,22 +73,22 @@ def read_columns(data: Mapping[str, Any], seat: Mapping[str, int], problems: lis
     def cells(key: str, values: dict[str, Any], low: int, high: int, halves: bool) -> list[Points]:
         found: dict[int, Points] = {}
         for name, value in values.items():
-            path = f"{prefix}{key}.{name}"
+            path, cell = f"{prefix}{key}.{name}", _CELLS[key](name=name)
             if name not in seat:
                 problems.append(Problem(Code.UNKNOWN_PLAYER, path, NOT_A_PLAYER(name=quoted(name))))
                 continue
             points = number(value, low=low, high=high, halves=halves)
             if points is None:
                 kind = HALVES if halves else WHOLE
-                problems.append(Problem(Code.BAD_NUMBER, path, kind(field=path, low=low, high=high, value=quoted(value))))
+                problems.append(Problem(Code.BAD_NUMBER, path, kind(field=cell, low=low, high=high, value=quoted(value))))
             elif key == "pulya" and down_from is not None and points > down_from:
-                problems.append(Problem(Code.BAD_NUMBER, path, LEFT_ABOVE(field=path, size=down_from, value=points)))
+                problems.append(Problem(Code.BAD_NUMBER, path, LEFT_ABOVE(field=cell, size=down_from, value=points)))
             else:
                 found[seat[name]] = down_from - points if key == "pulya" and down_from is not None else points
         for name in names if every else ():
             if name not in values:
-                path = f"{prefix}{key}.{name}"
-                problems.append(Problem(Code.BAD_NUMBER, path, MISSING_VALUE(field=path)))
+                problems.append(Problem(Code.BAD_NUMBER, f"{prefix}{key}.{name}",
+                                        MISSING_VALUE(field=_CELLS[key](name=name))))
         return [found.get(i, 0) for i in range(len(names))]
 
     pulya = column("pulya")
@@ -104,14 +107,14 @@ def read_columns(data: Mapping[str, Any], seat: Mapping[str, int], problems: lis
             problems.append(Problem(Code.BAD_FORMAT, path, NOT_AN_OBJECT(field=path)))
             continue
         for on, value in row.items():
-            where = f"{path}.{on}"
+            where, cell = f"{path}.{on}", _WHISTS_CELL(name=writer, on=on)
             if on not in seat:
                 problems.append(Problem(Code.UNKNOWN_PLAYER, where, NOT_A_PLAYER(name=quoted(on))))
             elif on == writer:
-                problems.append(Problem(Code.SELF_WHISTS, where, ON_HIMSELF(field=where)))
+                problems.append(Problem(Code.SELF_WHISTS, where, ON_HIMSELF(field=cell)))
             elif (points := number(value, low=0, high=MOST_WHISTS, halves=True)) is None:
                 problems.append(Problem(Code.BAD_NUMBER, where,
-                                        HALVES(field=where, low=0, high=MOST_WHISTS, value=quoted(value))))
+                                        HALVES(field=cell, low=0, high=MOST_WHISTS, value=quoted(value))))
             elif points:
                 columns.whists[(seat[writer], seat[on])] = points
     return columns

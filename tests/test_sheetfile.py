@@ -117,10 +117,11 @@ def test_the_first_code_in_the_order_wins():
         ("self_whists", "whists.Вера.Вера")
 
 
-def test_the_message_names_the_field():
+def test_the_message_names_the_cell_as_players_do_and_the_field_its_path():
     with pytest.raises(FileError) as caught:
         sheetfile.parse(sheet(pulya={"Аня": 20, "Борис": 14.5, "Вера": 20}))
-    assert "pulya.Борис" in caught.value.message and "14.5" in caught.value.message
+    assert caught.value.problem.field == "pulya.Борис"
+    assert caught.value.message == "Борис's pulya takes a whole number from 0 to 10000, not 14.5"
 
 
 @pytest.mark.parametrize("text", ['{"gora": NaN}', '{"a": Infinity}', '[-Infinity]'])
