@@ -61,9 +61,11 @@ class FakePulkas:
     def stamp(self, uid: str, seen: int = 0) -> Stamp:
         return self.get(uid).stamp
 
-    def account_totals(self, account_id: int) -> tuple[int, int]:
-        mine = [row for row in self.rows.values() if row.owner_id == account_id]
-        return len(mine), sum(len(row.deals) for row in mine)
+    def account_pulkas(self, account_id: int) -> int:
+        return sum(row.owner_id == account_id for row in self.rows.values())
+
+    def account_deals(self, account_id: int) -> int:
+        return sum(len(row.deals) for row in self.rows.values() if row.owner_id == account_id)
 
     def summaries(self, account_id: int) -> list[Summary]:
         mine = [row for row in self.rows.values() if row.owner_id == account_id]

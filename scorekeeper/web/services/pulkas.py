@@ -53,8 +53,11 @@ class PulkaRepository(Protocol):
     def account_limits(self) -> AccountLimits:
         """What one account may keep (SCOREKEEPER_MAX_PULKAS, SCOREKEEPER_MAX_ACCOUNT_DEALS)."""
 
-    def account_totals(self, account_id: int) -> tuple[int, int]:
-        """The account's pulkas, and the deals they hold in all."""
+    def account_pulkas(self, account_id: int) -> int:
+        """How many pulkas the account owns."""
+
+    def account_deals(self, account_id: int) -> int:
+        """How many deals the account's pulkas hold in all."""
 
     def get(self, uid: str) -> Pulka:
         """The pulka as it is now, replayed; NotFound when there is none."""
@@ -127,10 +130,10 @@ def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pu
     if owner_id is None:
         return  # a pulka from before accounts: nobody's to count
     limits = pulkas.account_limits
-    held, dealt = pulkas.account_totals(owner_id)
-    if new_pulka and held >= limits.pulkas:
+    # Each count only where it can refuse: a deal's write (every few seconds at every table) counts no pulkas.
+    if new_pulka and pulkas.account_pulkas(owner_id) >= limits.pulkas:
         raise TooManyPulkas(limits.pulkas)
-    if deals and dealt + deals > limits.deals:
+    if deals and pulkas.account_deals(owner_id) + deals > limits.deals:
         raise AccountFull(limits.deals)
 
 

@@ -110,14 +110,16 @@ class PulkaStore:
                             aware(r.updated_at), Role.OWNER if r.owner_id == account_id else _best(shared[r.table_uid]),
                             standings[r.id]) for r in rows]
 
-    def account_totals(self, account_id: int) -> tuple[int, int]:
-        """How many pulkas the account owns, and how many deals they hold in all."""
+    def account_pulkas(self, account_id: int) -> int:
         with self.db.reads.connect() as connection:
-            pulkas = connection.execute(select(func.count()).select_from(PulkaRow)
-                                        .where(PulkaRow.owner_id == account_id)).scalar_one()
-            deals = connection.execute(select(func.count()).select_from(DealRow).join(PulkaRow, PulkaRow.id == DealRow.pulka_id)
-                                       .where(PulkaRow.owner_id == account_id)).scalar_one()
-        return int(pulkas), int(deals)
+            return int(connection.execute(select(func.count()).select_from(PulkaRow)
+                                          .where(PulkaRow.owner_id == account_id)).scalar_one())
+
+    def account_deals(self, account_id: int) -> int:
+        with self.db.reads.connect() as connection:
+            return int(connection.execute(select(func.count()).select_from(DealRow)
+                                          .join(PulkaRow, PulkaRow.id == DealRow.pulka_id)
+                                          .where(PulkaRow.owner_id == account_id)).scalar_one())
 
     def player_names(self, account_id: int) -> list[str]:
         """The names the account has seated (its circle)."""
