@@ -176,16 +176,19 @@ def test_the_home_list_and_same_players_again(live, page):
     assert box["height"] < 100 and box["x"] + box["width"] <= 390
     page.screenshot(path="/tmp/ux-home-390.png", full_page=True)
 
-    # From the finished pulka's sheet: one tap makes the next pulka of the same table and opens it.
+    # From the finished pulka's sheet: one tap makes the next pulka of the same table and opens it; the first
+    # dealer follows on from the last deal (offered, and changeable, beside the button).
     page.goto(f"{base}/p/{finished}")
+    expect(page.locator("form.again select[name=first_dealer]")).to_have_value("B")
     page.click("button:has-text('Same players again')")
-    expect(page.locator("main")).to_contain_text("A new pulka for the same table: A deals first.")
+    expect(page.locator("main")).to_contain_text("A new pulka for the same table: B deals first.")
+    expect(page.locator("h1")).to_have_text("Friday, 2")
     assert page.url.rsplit("/", 1)[1] != finished
     expect(page.locator("a.button:has-text('Enter deal 1')")).to_be_visible()
     # And from the home list.
     page.goto(f"{base}/")
     page.click("ul.pulkas li:has-text('Saturday') button[aria-label='Same players again: Saturday']")
-    expect(page.locator("h1")).to_have_text("Saturday")
+    expect(page.locator("h1")).to_have_text("Saturday, 2")
     page.goto(f"{base}/")
     expect(page.locator("ul.pulkas li")).to_have_count(4)
 
