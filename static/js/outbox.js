@@ -78,10 +78,10 @@ function reason(page) {
   return found ? found.textContent.replace(/\s+/g, " ").trim() : "";
 }
 
-// A page that offers the next deal of a pulka ("Enter deal 8", the form of deal 8) does not know the deals this
-// phone keeps for it, when shown from what the phone kept: it offers the deal after them. Its numbers
-// (`data-renumber`) say so, what it cannot know leaves (`data-until-kept`), and the element is told by how many (`kept-deals`). Never back: a kept deal
-// acknowledged meanwhile is the server's now, and still comes before.
+// A page that offers the next deal of a pulka ("Enter deal 8", the form of deal 8), shown from what the phone
+// kept, does not know the deals this phone keeps for it: it offers the deal after them. Its numbers
+// (`data-renumber`) say so, what it cannot know leaves (`data-until-kept`), and the element is told by how
+// many (`kept-deals`). Never back: a kept deal acknowledged meanwhile is the server's now, and still comes before.
 function follow(items) {
   document.querySelectorAll("[data-next-deal]").forEach((element) => {
     const next = Number(element.dataset.nextDeal);
@@ -97,7 +97,7 @@ function follow(items) {
       heading.textContent = renumber(heading.textContent);
       document.title = renumber(document.title);
     }
-    element.querySelectorAll("[data-until-kept]").forEach((part) => { part.hidden = true; });  // who deals: not known here
+    element.querySelectorAll("[data-until-kept]").forEach((part) => { part.hidden = true; });
     element.dispatchEvent(new CustomEvent("kept-deals", { detail: by }));
   });
 }
