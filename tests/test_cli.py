@@ -152,3 +152,18 @@ def test_settle_refuses_on_the_field(changes, code, field):
     assert done.returncode == 2
     assert json.loads(done.stdout)["error"] | {"message": ""} == {"deal": None, "field": field, "code": code, "message": ""}
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_reader_that_stops_early_is_no_traceback(tmp_path):
+    """`scorekeeper replay FILE --json | head -c 100`: the reader goes away; the command stops quietly."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    from generate import long_pulka
+
+    path = tmp_path / "long.json"
+    path.write_text(dumps(long_pulka(deals=3000)), encoding="utf-8")
+    process = subprocess.Popen([sys.executable, "-m", "scorekeeper.cli", "replay", str(path), "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout.read(100)
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 1 and "Traceback" not in stderr, stderr
