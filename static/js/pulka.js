@@ -4,6 +4,9 @@
 export function pulkaForm(form) {
   const presets = JSON.parse(form.dataset.presets || "{}");
   const shown = form.querySelector('input[name="shown_preset"]');
+  // The players' own offset, so that a pulka started at 0:30 is dated by their calendar, not the server's.
+  const offset = form.querySelector('input[name="utc_offset"]');
+  if (offset) offset.value = String(-new Date().getTimezoneOffset());
 
   function fill(preset) {
     const values = presets[preset];

@@ -17,7 +17,9 @@ from scorekeeper.web.domain.accounts import Account, username_key
 from scorekeeper.web.domain.idempotency import Answer, Answered, Once
 from scorekeeper.web.domain.limits import AccountLimits
 from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Stamp, Summary
-from scorekeeper.web.domain.refusals import AccountInvalid, NotFound, VersionConflict
+from scorekeeper.web.domain.refusals import AccountInvalid, NotFound, PulkaFrozen, VersionConflict
+from scorekeeper.web.domain.pulkas import ended
+from scorekeeper.web.domain.results import Ending, Result
 from scorekeeper.web.domain.shares import Access, Role, Share
 from scorekeeper.web.services.accounts import AccountRepository
 from scorekeeper.web.services.pulkas import PulkaRepository
@@ -42,6 +44,7 @@ class Row:
     updated_at: datetime
     last_change: Note | None = None
     table: str = ""
+    result: Result | None = None
 
 
 class FakePulkas:
@@ -76,20 +79,25 @@ class FakePulkas:
         return sorted(self.circle.get(account_id, ()))
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
-               started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "") -> Pulka:
+               started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "",
+               closed_by: str | None = None) -> Pulka:
         if once is not None and (first := self._answer(once)) is not None:
             raise Answered(first)
         uid = secrets.token_urlsafe(16)
         row = Row(uid, owner_id, settings, list(deals), 1, started or now(), now(), table=table or uid)
         pulka = _pulka(row, replayed)
+        if closed_by is not None:
+            pulka = dataclasses.replace(pulka, frozen=pulka.settled_now(Ending.CLOSED, now(), closed_by))
+        pulka = ended(pulka, now())
+        row.result = pulka.frozen
         self._remember(once, pulka)
         self.rows[row.uid] = row
         self.circle.setdefault(owner_id, set()).update(settings.players)
         return pulka
 
     @contextmanager
-    def writing(self, uid: str, once: Once[Pulka] | None = None,
-                expected: int | None = None) -> Iterator[FakeChange]:
+    def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
+                thawing: bool = False) -> Iterator[FakeChange]:
         row = self.rows.get(uid)
         if once is not None and (first := self._answer(once)) is not None:
             raise Answered(first)
@@ -97,6 +105,8 @@ class FakePulkas:
             raise NotFound()
         if expected is not None and expected != row.version:
             raise VersionConflict()
+        if row.result is not None and not thawing:
+            raise PulkaFrozen()
         change = FakeChange(_pulka(row), copy.deepcopy(row))
         yield change  # an error raised in the block leaves the stored row as it was
         if change.after is not None:
@@ -124,6 +134,7 @@ class FakeChange:
         self.before = before
         self.row = row
         self.after: Pulka | None = None
+        self.thawed = False
 
     def append(self, deal: Deal) -> None:
         self.row.deals.append(deal)
@@ -137,13 +148,23 @@ class FakeChange:
     def set_settings(self, settings: Settings) -> None:
         self.row.settings = settings
 
+    def freeze(self, result: Result) -> None:
+        self.row.result = result
+
+    def thaw(self, by: str) -> None:
+        self.row.result, self.thawed = None, True
+
     def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
         assert list(deals) == self.row.deals, "what the use case said it wrote is what it wrote"
         self.row.last_change = note
         s = settings or self.before.settings
         self.after = dataclasses.replace(
             self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
-            first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, last_change=note)
+            first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, last_change=note,
+            frozen=self.row.result)
+        if not self.thawed:
+            self.after = ended(self.after, now())
+        self.row.result = self.after.frozen
         return self.after
 
 
@@ -151,7 +172,8 @@ def _pulka(row: Row, replayed: Replay | None = None) -> Pulka:
     s = row.settings
     replayed = replayed or replay(s.rules, len(s.players), row.deals, s.first_dealer, s.opening)
     return Pulka(row.uid, row.version, s.name, s.currency, s.players, s.first_dealer, s.rules, tuple(row.deals),
-                 replayed, row.created_at, row.updated_at, row.owner_id, row.last_change, row.table, s.opening)
+                 replayed, row.created_at, row.updated_at, row.owner_id, row.last_change, row.table, s.opening,
+                 row.result)
 
 
 class FakeAccounts:

@@ -168,9 +168,13 @@ def test_raspasy_exit_and_finished_pulka(app, client):
     finished = sochi(client)
     before = snapshot(app)
     response = add(client, finished, {"type": "raspasy", "tricks": {"B": 4, "C": 4, "A": 2}})
+    # finished, it is frozen (CLUB.md §1): its result kept, no deal is taken until its owner reopens it
+    assert (response.status_code, response.json["error"]["code"]) == (409, "pulka_frozen")
+    assert snapshot(app) == before
+    client.post(f"/api/v1/pulkas/{finished}/reopen")
+    response = add(client, finished, {"type": "raspasy", "tricks": {"B": 4, "C": 4, "A": 2}})
     assert (response.status_code, response.json["error"]["code"], response.json["error"]["deal"]) == (
         422, "pulka_finished", 11)
-    assert snapshot(app) == before
 
 
 def test_edit_delete_and_undo(app, client):
@@ -290,8 +294,9 @@ def test_rules_frozen_after_first_deal(app, client):
 
 
 def test_export_import_round_trip(app, client):
-    pulka_id = sochi(client)
+    pulka_id = sochi(client, 9)
     client.patch(f"/api/v1/pulkas/{pulka_id}", json={"name": "Пятница", "currency": "₽"})
+    assert add(client, pulka_id, SOCHI["deals"][9]).status_code == 201
     exported = client.get(f"/api/v1/pulkas/{pulka_id}/export").data
     started = json.loads(exported)["started"]
     assert started.endswith("+00:00")  # FORMAT.md §1: a date-time with its offset

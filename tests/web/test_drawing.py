@@ -140,8 +140,9 @@ def created(app, pulka_id: int):
 
 @pytest.mark.parametrize("url", ["/p/{}/pulka.pdf", "/api/v1/pulkas/{}/pdf"])
 def test_pdf_of_the_sochi_example(app, client, url):
-    pulka_id = sochi(client)
+    pulka_id = sochi(client, 9)
     client.patch(f"/api/v1/pulkas/{pulka_id}", json={"name": "Пулька у Ани", "currency": "₽"})
+    add(client, pulka_id, SOCHI["deals"][9])
     response = client.get(url.format(pulka_id))
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"

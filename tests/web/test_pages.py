@@ -328,8 +328,8 @@ def test_finished_pulka_takes_no_deal(app, client):
     assert "The pulka is finished: no more deals" in text(client.get(response.headers["Location"]))
     before = snapshot(app)
     response = client.post(f"/p/{pulka_id}/deal", data={"type": "raspasy", "t0": "3", "t1": "3", "t2": "4"})
-    assert response.status_code == 422
-    assert "the pulka is finished" in text(response)
+    assert response.status_code == 409
+    assert "its owner reopens it to change it" in text(response)
     assert snapshot(app) == before
 
 
@@ -352,7 +352,9 @@ def test_history_lists_every_line_with_its_reason(client):
     assert "B: gora −1 B's pulya is closed and nobody needs help: 1 surplus × 1 written off the gora" in page.replace("&#39;", "'")
     assert "raspasy #2" in page
     assert "The pulka is finished" in page
-    assert page.count("Edit") == 10
+    assert page.count("Edit") == 0  # frozen: its owner reopens it to change a deal
+    client.post(f"/api/v1/pulkas/{pulka_id}/reopen")
+    assert text(client.get(f"/p/{pulka_id}/history")).count("Edit") == 10
 
 
 def test_undo_in_one_tap(app, client):
@@ -439,6 +441,7 @@ def test_after_a_save_the_next_deal(client):
     response = post_deal(client, pulka_id, SOCHI["deals"][9])
     assert response.headers["Location"] == f"/p/{pulka_id}?said=added.10"  # the last deal: the sheet
     assert "The pulka is finished. See the settlement." in text(client.get(response.headers["Location"]))
+    client.post(f"/api/v1/pulkas/{pulka_id}/reopen")  # finished, it is frozen until reopened
     response = client.post(f"/p/{pulka_id}/deals/2/edit", data=form_fields(SOCHI["deals"][1]))
     assert response.headers["Location"] == f"/p/{pulka_id}?said=edited.2"  # an edit: the sheet
     assert "Deal 2 edited: " in text(client.get(response.headers["Location"]))

@@ -12,9 +12,9 @@ import pytest
 from scorekeeper import pulyafile
 from scorekeeper.engine import Rules
 from scorekeeper.web.domain.pulkas import Settings, read_settings
-from scorekeeper.web.domain.refusals import (DealRefused, NothingToUndo, NotFound, RulesFrozen, SettingsInvalid,
-                                             VersionConflict)
-from scorekeeper.web.services import deals, pulkas
+from scorekeeper.web.domain.refusals import (DealRefused, NothingToUndo, NotFound, PulkaFrozen, RulesFrozen,
+                                             SettingsInvalid, VersionConflict)
+from scorekeeper.web.services import deals, pulkas, results
 
 from .conftest import SOCHI
 from .fakes import FakeStore, rows
@@ -213,12 +213,18 @@ def test_a_kept_sheet_is_a_pulka_going_on_from_it(repo, owner):
 
     sheet = sheetfile.parse({"format": "pulya-sheet/1", "players": ["A", "B", "C"], "rules": {"preset": "sochi"},
                              "pulya": {"A": 20, "B": 10, "C": 0}, "gora": {"A": 4, "B": 30, "C": 0}})
-    kept = paper.keep(repo.pulkas, owner, sheet)
+    kept = paper.keep(repo.pulkas, owner, sheet, "anna")
     assert kept.opening == sheet.sheet and kept.deals == () and kept.sheet.pulya == (20, 10, 0)
     assert kept.settlement == paper.settle_sheet(sheet)[0]
+    # kept closed, as the paper left it: its result is the sheet's settlement, until its owner reopens it
+    assert kept.frozen is not None and (kept.frozen.ending, kept.frozen.by) == ("closed", "anna")
+    assert kept.frozen.net == paper.settle_sheet(sheet)[0].net
     # A's pulya is closed on paper: her 6♠ made (both passing) helps B
     deal, _ = pulyafile.read_deal({"type": "game", "declarer": "A", "contract": "6S",
                                    "whist": {"B": "pass", "C": "pass"}}, {"A": 0, "B": 1, "C": 2}, 1)
+    with pytest.raises(PulkaFrozen):
+        deals.add_deal(repo.pulkas, kept.uid, deal)
+    results.reopen(repo.pulkas, kept.uid, "anna")
     played = deals.add_deal(repo.pulkas, kept.uid, deal)
     assert played.sheet.pulya == (20, 12, 0) and played.sheet.whists[0][1] == 20
     assert repo.pulkas.get(kept.uid).opening == sheet.sheet
@@ -237,6 +243,6 @@ def test_a_sheet_above_its_size_is_not_kept(repo, owner):
     sheet = sheetfile.parse({"format": "pulya-sheet/1", "players": ["A", "B", "C"], "rules": {"preset": "rostov"},
                              "pulya": {"A": 25, "B": 10, "C": 0}, "gora": {"A": 4, "B": 30, "C": 0}})
     with pytest.raises(Refused) as refused:
-        paper.keep(repo.pulkas, owner, sheet)
+        paper.keep(repo.pulkas, owner, sheet, "anna")
     assert (refused.value.code, refused.value.field) == ("bad_opening", "pulya.A")
     assert pulkas.list_pulkas(repo.pulkas, owner) == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .conftest import sochi
+from .conftest import SOCHI, add, sochi
 from .test_drawing import poppler
 from .test_i18n_pages import visible
 
@@ -43,8 +43,9 @@ def test_who_pays_whom_needs_no_case(client):
 
 
 def test_a_sum_and_its_currency_never_split(client):
-    pulka_id = sochi(client)
+    pulka_id = sochi(client, 9)
     client.patch(f"/api/v1/pulkas/{pulka_id}", json={"currency": "₽"})
+    add(client, pulka_id, SOCHI["deals"][9])
     page = text(client.get(f"/p/{pulka_id}/settlement", headers=RU))
     assert f"107,33{NBSP}₽" in page and "107,33 ₽" not in page
 

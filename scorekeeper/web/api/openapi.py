@@ -7,31 +7,12 @@ from typing import Any
 
 from ... import __version__
 from ...engine import PARAMETERS, Kind, Parameter, Preset, json_value
-from ..domain.limits import (CURRENCY_MAX, IDEMPOTENCY_KEY_MAX, INT_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX,
-                             SHARE_LABEL_MAX, USERNAME_MAX)
+from ..domain.limits import CURRENCY_MAX, PULKA_NAME_MAX, SHARE_LABEL_MAX, USERNAME_MAX
 from ..edge.errors import STATUS
 from ..edge.inputs import FORM_TYPES
-
-NAME = {"type": "string", "minLength": 1, "maxLength": PLAYER_NAME_MAX}
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
-
-
-def _errors(*statuses: int) -> dict[str, Any]:
-    """Each status with the error codes that answer with it (from the one table, errors.STATUS)."""
-    words = {400: "Malformed request", 401: "No credentials, or wrong or revoked ones",
-             403: "The credentials do not allow this", 404: "No such pulka or deal (or not yours to see)",
-             409: "The pulka is not as the request expects", 415: "The body is not application/json",
-             422: "Refused by the rules; nothing was stored", 429: "Too many failed log-ins: wait",
-             503: "Try again in a moment; nothing was stored"}
-    return {str(s): _json(_ref("Error"), f"{words[s]}: " + ", ".join(c for c, st in STATUS.items() if st == s))
-            for s in statuses}
+from .openapi_club import club_paths
+from .schema import (DEAL_NUMBER, IDEMPOTENCY_KEY, NAME, NUMBER, PULKA_ID, VERSION, VERSION_QUERY, answer, errors,
+                     ref)
 
 
 def parameter_schema(p: Parameter) -> dict[str, Any]:
@@ -50,26 +31,6 @@ def parameter_schema(p: Parameter) -> dict[str, Any]:
     return schemas[p.kind]() | {"description": f"{p.meaning.text(())} ({p.domain.text(())})"}
 
 
-PULKA_ID = {"name": "uid", "in": "path", "required": True, "schema": {"type": "string"},
-            "description": "the pulka's id: random, URL-safe"}
-# A version or a deal number as the app reads them (domain.read_number, inputs.PathNumber): whole numbers
-# that the database's integers hold.
-VERSION = {"type": "integer", "minimum": 0, "maximum": INT_MAX}
-DEAL_NUMBER = {"type": "integer", "minimum": 1, "maximum": INT_MAX}
-NUMBER = {"name": "number", "in": "path", "required": True, "schema": DEAL_NUMBER,
-          "description": "the deal number, 1-based"}
-IDEMPOTENCY_KEY = {
-    "name": "Idempotency-Key", "in": "header", "required": False,
-    "schema": {"type": "string", "minLength": 1, "maxLength": IDEMPOTENCY_KEY_MAX},
-    "description": "any fresh value (a random UUID) for each write the client means to make once. Sent again "
-                   "with the same request, e.g. after the connection dropped before the answer came, it writes "
-                   "nothing and answers what the first one answered, with the header Idempotent-Replayed: true; "
-                   "with another request it is refused (422 idempotency_key_reused). Kept at least 24 hours, per "
-                   "caller (account or share link) and route. A refused write keeps no key: sent again, it is "
-                   "tried again"}
-VERSION_QUERY = {"name": "version", "in": "query", "required": False, "schema": VERSION,
-                 "description": "the pulka version the client last saw; refused with 409 if it changed since"}
-
 
 # What needs no credentials (the rest answers 401 without them).
 ANONYMOUS = {("/api/v1/openapi.json", "get"), ("/api/v1/accounts", "post"), ("/api/v1/tokens", "post"),
@@ -81,7 +42,7 @@ def document() -> dict[str, Any]:
         "name": {"type": "string", "maxLength": PULKA_NAME_MAX},
         "players": {"type": "array", "items": NAME, "minItems": 3, "maxItems": 4,
                     "description": "in clockwise seating order"},
-        "first_dealer": NAME, "rules": _ref("Rules"), "currency": {"type": "string", "maxLength": CURRENCY_MAX}}
+        "first_dealer": NAME, "rules": ref("Rules"), "currency": {"type": "string", "maxLength": CURRENCY_MAX}}
     schemas = {
         "Error": {
             "type": "object", "required": ["error"],
@@ -109,16 +70,16 @@ def document() -> dict[str, Any]:
         },
         "DealWrite": {
             "description": "the deal object itself, or {deal, version}",
-            "oneOf": [_ref("Deal"), {"type": "object", "required": ["deal"], "properties": {
-                "deal": _ref("Deal"), "version": VERSION}, "additionalProperties": False}],
+            "oneOf": [ref("Deal"), {"type": "object", "required": ["deal"], "properties": {
+                "deal": ref("Deal"), "version": VERSION}, "additionalProperties": False}],
         },
         "Entry": {"type": "object", "required": ["player", "column", "points", "reason"], "properties": {
             "player": NAME, "column": {"enum": ["pulya", "gora", "whists"]}, "on": NAME,
             "points": {"type": "number"}, "reason": {"type": "string"}}},
         "DealResult": {"type": "object", "properties": {
-            "n": {"type": "integer"}, "dealer": NAME, "sitting_out": NAME, "deal": _ref("Deal"),
+            "n": {"type": "integer"}, "dealer": NAME, "sitting_out": NAME, "deal": ref("Deal"),
             "text": {"type": "string"}, "raspasy_k": {"type": ["integer", "null"]},
-            "entries": {"type": "array", "items": _ref("Entry")},
+            "entries": {"type": "array", "items": ref("Entry")},
             "summary": {"type": "array", "items": {"type": "string"},
                         "description": "\"Boris: pulya +4\", \"Anna: 8 whists on Boris\""},
             "lines": {"type": "array", "description": "the preview only: each entry as a line and its reason",
@@ -137,7 +98,7 @@ def document() -> dict[str, Any]:
             "id": {"type": "string"}, "name": {"type": "string"}, "version": {"type": "integer"},
             "players": {"type": "array", "items": NAME}, "first_dealer": NAME, "currency": {"type": "string"},
             "rules": {"type": "object", "description": "every parameter, resolved"},
-            "overrides": _ref("Rules"), "deals": {"type": "integer"}, "finished": {"type": "boolean"},
+            "overrides": ref("Rules"), "deals": {"type": "integer"}, "finished": {"type": "boolean"},
             "frozen": {"type": "boolean", "description": "rules and players are fixed once a deal is entered"},
             "next": {"type": ["object", "null"]}, "links": {"type": "object"}}},
         "Sheet": {"type": "object", "description": "running totals as paper shows them (chains) and balances",
@@ -152,7 +113,7 @@ def document() -> dict[str, Any]:
                           "gora_chain": {"type": "array", "items": {"type": "number"}},
                           "whists": {"type": "array", "items": {"type": "object"}},
                           "balance": {"type": "number"}, "money": {"type": "number"}}}},
-                      "last": {"oneOf": [_ref("DealResult"), {"type": "null"}]}}},
+                      "last": {"oneOf": [ref("DealResult"), {"type": "null"}]}}},
         "Settlement": {"type": "object", "properties": {
             "players": {"type": "array", "items": {"type": "object", "properties": {
                 "name": NAME, "net": {"type": "number"}, "balance": {"type": "number"}, "money": {"type": "number"}}}},
@@ -192,80 +153,80 @@ def document() -> dict[str, Any]:
         "/api/v1/accounts": {
             "post": {"summary": "A new account (while registration is open, or by the administrator's token); "
                                 "the first account of a server is its administrator",
-                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Credentials")}}},
-                     "responses": {"201": {"description": "created"}} | _errors(400, 403, 415, 422)}},
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": ref("Credentials")}}},
+                     "responses": {"201": {"description": "created"}} | errors(400, 403, 415, 422)}},
         "/api/v1/tokens": {
             "post": {"summary": "A bearer token for the API, in exchange for a username and password",
-                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Credentials")}}},
-                     "responses": {"201": _json({"type": "object", "required": ["token"], "properties": {
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": ref("Credentials")}}},
+                     "responses": {"201": answer({"type": "object", "required": ["token"], "properties": {
                          "token": {"type": "string"}, "username": {"type": "string"}}}, "the token")}
-                                  | _errors(400, 401, 415, 429)}},
+                                  | errors(400, 401, 415, 429)}},
         "/api/v1/tokens/current": {
             "delete": {"summary": "Revoke the token this request is made with",
-                       "responses": {"204": {"description": "revoked"}} | _errors(400)}},
+                       "responses": {"204": {"description": "revoked"}} | errors(400)}},
         "/api/v1/pulkas": {
             "get": {"summary": "The caller's pulkas and those shared with it",
                     "responses": {"200": {"description": "a list"}}},
             "post": {"summary": "A new pulka", "parameters": [IDEMPOTENCY_KEY],
                      "requestBody": {"required": True, "content": {
-                "application/json": {"schema": _ref("PulkaWrite")}}},
-                "responses": {"201": _json(_ref("Pulka"), "created")} | _errors(400, 415, 422)}},
+                "application/json": {"schema": ref("PulkaWrite")}}},
+                "responses": {"201": answer(ref("Pulka"), "created")} | errors(400, 415, 422)}},
         "/api/v1/pulkas/{uid}": {
             "parameters": p,
-            "get": {"summary": "A pulka", "responses": {"200": _json(_ref("Pulka"), "the pulka")} | _errors(404)},
+            "get": {"summary": "A pulka", "responses": {"200": answer(ref("Pulka"), "the pulka")} | errors(404)},
             "patch": {"summary": "Rename, change currency; rules and players only before the first deal",
-                      "requestBody": {"content": {"application/json": {"schema": _ref("PulkaPatch")}}},
-                      "responses": {"200": _json(_ref("Pulka"), "updated")} | _errors(400, 404, 409, 415, 422)},
+                      "requestBody": {"content": {"application/json": {"schema": ref("PulkaPatch")}}},
+                      "responses": {"200": answer(ref("Pulka"), "updated")} | errors(400, 404, 409, 415, 422)},
             "delete": {"summary": "Delete a pulka and its deals",
-                       "responses": {"204": {"description": "deleted"}} | _errors(404)}},
+                       "responses": {"204": {"description": "deleted"}} | errors(404)}},
         "/api/v1/pulkas/{uid}/deals": {
             "parameters": p,
             "get": {"summary": "The protocol: every deal with every line it wrote and why",
-                    "responses": {"200": {"description": "deals"}} | _errors(404)},
+                    "responses": {"200": {"description": "deals"}} | errors(404)},
             "post": {"summary": "Enter the next deal", "parameters": [IDEMPOTENCY_KEY],
                      "requestBody": {"required": True, "content": {
-                "application/json": {"schema": _ref("DealWrite")}}},
-                "responses": {"201": _json(_ref("DealResult"), "stored")} | _errors(400, 404, 409, 415, 422)}},
+                "application/json": {"schema": ref("DealWrite")}}},
+                "responses": {"201": answer(ref("DealResult"), "stored")} | errors(400, 404, 409, 415, 422)}},
         "/api/v1/pulkas/{uid}/deals/preview": {
             "parameters": p + [{"name": "number", "in": "query", "schema": DEAL_NUMBER,
                                 "description": "preview an edit of this deal instead of the next deal"}],
             "post": {"summary": "What a deal would write; nothing is stored",
                      "requestBody": {"required": True, "content": {
-                         "application/json": {"schema": _ref("Deal")},
+                         "application/json": {"schema": ref("Deal")},
                          **{media_type: {"schema": {
                              "type": "object", "description": "the deal page's form: type, declarer (seat), "
                              "level, strain, w<seat>, open, t<seat>; a single blank trick count is 10 − the rest"}}
                             for media_type in FORM_TYPES}}},
-                     "responses": {"200": _json(_ref("DealResult"), "what it writes")}
-                                  | _errors(400, 404, 415, 422)}},
+                     "responses": {"200": answer(ref("DealResult"), "what it writes")}
+                                  | errors(400, 404, 415, 422)}},
         "/api/v1/pulkas/{uid}/deals/{number}": {
             "parameters": n,
-            "get": {"summary": "One deal", "responses": {"200": _json(_ref("DealResult"), "the deal")} | _errors(404)},
+            "get": {"summary": "One deal", "responses": {"200": answer(ref("DealResult"), "the deal")} | errors(404)},
             "put": {"summary": "Replace a deal; every later deal is scored again, and the edit is refused "
                                "(naming the deal) if a later deal becomes invalid",
                     "parameters": [IDEMPOTENCY_KEY],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("DealWrite")}}},
-                    "responses": {"200": _json(_ref("DealResult"), "stored")} | _errors(400, 404, 409, 415, 422)},
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": ref("DealWrite")}}},
+                    "responses": {"200": answer(ref("DealResult"), "stored")} | errors(400, 404, 409, 415, 422)},
             "delete": {"summary": "Delete a deal (refused if a later deal becomes invalid)",
                        "parameters": [VERSION_QUERY, IDEMPOTENCY_KEY],
-                       "responses": {"200": {"description": "deleted"}} | _errors(400, 404, 409, 422)}},
+                       "responses": {"200": {"description": "deleted"}} | errors(400, 404, 409, 422)}},
         "/api/v1/pulkas/{uid}/undo": {
             "parameters": p,
             "post": {"summary": "Delete the last deal", "parameters": [VERSION_QUERY, IDEMPOTENCY_KEY],
                      "requestBody": {"required": False, "content": {"application/json": {"schema": {
                          "type": "object", "properties": {"version": VERSION}}}}},
-                     "responses": {"200": {"description": "undone"}} | _errors(400, 404, 409, 415, 422)}},
+                     "responses": {"200": {"description": "undone"}} | errors(400, 404, 409, 415, 422)}},
         "/api/v1/pulkas/{uid}/sheet": {
             "parameters": p,
-            "get": {"summary": "The sheet now", "responses": {"200": _json(_ref("Sheet"), "the sheet")} | _errors(404)}},
+            "get": {"summary": "The sheet now", "responses": {"200": answer(ref("Sheet"), "the sheet")} | errors(404)}},
         "/api/v1/pulkas/{uid}/settlement": {
             "parameters": p,
             "get": {"summary": "Balances, money, the amnesty and pairwise forms, the fewest transfers",
-                    "responses": {"200": _json(_ref("Settlement"), "the settlement")} | _errors(404)}},
+                    "responses": {"200": answer(ref("Settlement"), "the settlement")} | errors(404)}},
         "/api/v1/pulkas/{uid}/export": {
             "parameters": p,
             "get": {"summary": "The pulka as a pulya/1 file",
-                    "responses": {"200": _json(_ref("PulyaFile"), "the file")} | _errors(404)}},
+                    "responses": {"200": answer(ref("PulyaFile"), "the file")} | errors(404)}},
         "/api/v1/pulkas/{uid}/pdf": {
             "parameters": p,
             "get": {"summary": "The pulka as an A4 PDF: the drawn sheet with name, date, players and rules; "
@@ -278,7 +239,7 @@ def document() -> dict[str, Any]:
                                                          "the day it was created",
                                           "content": {"application/pdf": {"schema": {
                                               "type": "string", "contentMediaType": "application/pdf"}}}}}
-                                 | _errors(400, 404)}},
+                                 | errors(400, 404)}},
         "/api/v1/pulkas/{uid}/version": {
             "parameters": p,
             "get": {"summary": "The pulka's version and its last change, with an ETag: what watching phones poll "
@@ -286,32 +247,33 @@ def document() -> dict[str, Any]:
                     "parameters": [{"name": "since", "in": "query", "required": False, "schema": VERSION,
                                     "description": "the version the phone shows: the answer is never older"}],
                     "responses": {"200": {"description": "the version"}, "304": {"description": "unchanged"}}
-                                 | _errors(400, 404)}},
+                                 | errors(400, 404)}},
         "/api/v1/pulkas/{uid}/shares": {
             "parameters": p,
             "get": {"summary": "The pulka's share links (owner)",
-                    "responses": {"200": {"description": "the links"}} | _errors(404)},
+                    "responses": {"200": {"description": "the links"}} | errors(404)},
             "post": {"summary": "A new share link for a viewer or a scorer (owner)",
                      "requestBody": {"required": True, "content": {"application/json": {"schema": {
                          "type": "object", "required": ["role"], "properties": {
                              "role": {"enum": ["viewer", "scorer"]},
                              "label": {"type": "string", "maxLength": SHARE_LABEL_MAX},
                              "player": {"type": ["string", "null"], "description": "one of the players: his link"}}}}}},
-                     "responses": {"201": _json(_ref("Share"), "created")} | _errors(400, 404, 415)}},
+                     "responses": {"201": answer(ref("Share"), "created")} | errors(400, 404, 415)}},
         "/api/v1/pulkas/{uid}/shares/{share_id}": {
             "parameters": p + [{"name": "share_id", "in": "path", "required": True, "schema": {"type": "string"}}],
             "delete": {"summary": "Revoke a share link: it stops working at once (owner)",
-                       "responses": {"204": {"description": "revoked"}} | _errors(404)}},
+                       "responses": {"204": {"description": "revoked"}} | errors(404)}},
         "/api/v1/import": {
             "post": {"summary": "A pulya/1 file becomes a new pulka",
                      "parameters": [{"name": "name", "in": "query", "schema": {"type": "string"}}, IDEMPOTENCY_KEY],
-                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("PulyaFile")}}},
-                     "responses": {"201": _json(_ref("Pulka"), "imported")} | _errors(400, 415, 422)}},
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": ref("PulyaFile")}}},
+                     "responses": {"201": answer(ref("Pulka"), "imported")} | errors(400, 415, 422)}},
         "/api/v1/settle": {
             "post": {"summary": "Settle a paper sheet's totals as `scorekeeper settle --json` does; nothing is stored",
-                     "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("PulyaSheet")}}},
-                     "responses": {"200": _json(_ref("PulyaResult"), "the settlement")} | _errors(400, 415, 422)}},
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": ref("PulyaSheet")}}},
+                     "responses": {"200": answer(ref("PulyaResult"), "the settlement")} | errors(400, 415, 422)}},
     }
+    paths |= club_paths()
     for path, operations in paths.items():
         for method, operation in operations.items():
             if method == "parameters":
@@ -319,10 +281,10 @@ def document() -> dict[str, Any]:
             if (path, method) in ANONYMOUS:
                 operation["security"] = []
             else:
-                operation["responses"] |= _errors(401, 403)
+                operation["responses"] |= errors(401, 403)
             # Any request may be malformed (inputs.check_text: a NUL in its path, query or token), and may meet
             # a database that cannot save (or be reached) for a while.
-            operation["responses"] |= _errors(400, 503)
+            operation["responses"] |= errors(400, 503)
     return {
         "openapi": "3.1.0",
         "info": {"title": "scorekeeper", "version": __version__,

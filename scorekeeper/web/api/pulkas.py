@@ -13,8 +13,8 @@ from ...render.svg import ORIENTATIONS
 from ...words import Msg
 from ..domain.idempotency import Answer
 from ..domain.limits import PULKA_NAME_MAX
-from ..domain.pulkas import Pulka, read_settings
 from ..domain.paper import read_opening
+from ..domain.pulkas import Pulka, read_settings
 from ..domain.reading import read_number, read_pulka_file
 from ..domain.refusals import ErrorCode, Refused
 from ..edge import i18n

@@ -4,10 +4,11 @@ the list of an account."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from fractions import Fraction
 from functools import cached_property
 
@@ -17,6 +18,7 @@ from ...words import Msg
 from .limits import CURRENCY_MAX, PULKA_NAME_MAX
 from .reading import one_line
 from .refusals import Fault, NotFound, SettingsInvalid
+from .results import Ending, Result
 from .shares import Role
 
 Note = Mapping[str, object]  # what a write did and who did it, for the phones watching the sheet
@@ -41,10 +43,22 @@ class Pulka:
     last_change: Note | None = None  # what the last write did, and who did it
     table: str = ""  # the table that plays it: its first pulka's uid (views.tables)
     opening: Sheet | None = None  # the sheet as paper left it, when the table began there (FORMAT.md §5)
+    frozen: Result | None = None  # what its end settled (domain.results); None while it goes on
+    utc_offset: int | None = None  # minutes: the offset its start was recorded with, when known
 
     @property
     def n(self) -> int:
         return len(self.players)
+
+    @property
+    def started(self) -> datetime:
+        """When it started, in the offset it was recorded with (UTC when none was): its players' own date."""
+        return self.created_at.astimezone(timezone(timedelta(minutes=self.utc_offset or 0)))
+
+    @property
+    def ended(self) -> datetime | None:
+        """When it ended, in the offset it started with; None while it goes on."""
+        return self.frozen.at.astimezone(self.started.tzinfo) if self.frozen else None
 
     @property
     def sheet(self) -> Sheet:
@@ -61,6 +75,10 @@ class Pulka:
     @property
     def settings(self) -> Settings:
         return Settings(self.name, self.currency, self.players, self.first_dealer, self.rules, self.opening)
+
+    def settled_now(self, ending: Ending, at: datetime, by: str = "") -> Result:
+        """Its result if it ended `at` as it stands."""
+        return Result.settled(self.settlement, len(self.deals), ending, at, by)
 
     def result(self, number: int) -> DealResult:
         """Deal `number` (1-based) and what it wrote; NotFound for a deal the pulka does not have."""
@@ -143,6 +161,14 @@ SETTING_KEYS = ("name", "currency", "players", "first_dealer", "rules")
 
 PULKA_OF = Msg("Pulka of {players}")
 IMPORTED_PULKA_OF = Msg("Imported pulka of {players}")
+
+
+def ended(pulka: Pulka, at: datetime) -> Pulka:
+    """The pulka frozen at `at` if its sheet is finished (rules.md §8.1) and it is not frozen already: what
+    every write that leaves a pulka finished keeps."""
+    if pulka.frozen is None and pulka.sheet.finished:
+        return dataclasses.replace(pulka, frozen=pulka.settled_now(Ending.FINISHED, at))
+    return pulka
 
 
 def english(text: Text) -> str:

@@ -31,6 +31,8 @@ class ErrorCode(StrEnum):
     METHOD_NOT_ALLOWED = "method_not_allowed"
     VERSION_CONFLICT = "version_conflict"
     RULES_FROZEN = "rules_frozen"
+    PULKA_FROZEN = "pulka_frozen"
+    PULKA_OPEN = "pulka_open"
     NO_DEALS = "no_deals"
     TOO_LARGE = "too_large"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
@@ -141,6 +143,20 @@ class RulesFrozen(Refused):
 
     def __init__(self) -> None:
         super().__init__(Msg("the rules, players and first dealer are fixed once the first deal is entered"))
+
+
+class PulkaFrozen(Refused):
+    code = ErrorCode.PULKA_FROZEN
+
+    def __init__(self) -> None:
+        super().__init__(Msg("the pulka is over and its result is kept; its owner reopens it to change it"))
+
+
+class PulkaOpen(Refused):
+    code = ErrorCode.PULKA_OPEN
+
+    def __init__(self) -> None:
+        super().__init__(Msg("the pulka is not closed"))
 
 
 class NothingToUndo(Refused):

@@ -17,7 +17,7 @@ from ...sheetfile import PaperSheet
 from ..domain.paper import grid_field, read_sheet, sheet_of_form
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import caller, me
+from ..edge.access import actor, caller, me
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.idempotency import idempotent, went, write
@@ -73,9 +73,10 @@ def keep_paper() -> ResponseReturnValue:
     try:
         sheet = read_sheet(sheet_of_form(form))
         dealer = form.get(f"player_{form.get('first_dealer', '')}", "").strip() or None
-        return write(lambda once: paper_service.keep(store().pulkas, me(), sheet, once, i18n.say, dealer),
+        return write(lambda once: paper_service.keep(store().pulkas, me(), sheet, actor(), once, i18n.say,
+                                                        dealer),
                      lambda pulka: went(url_for(".sheet", uid=pulka.uid),
-                                        ("message", gettext("Kept as %(name)s: the paper sheet is its opening.",
+                                        ("message", gettext("Kept as %(name)s, closed; reopen it to go on from the paper sheet.",
                                                             name=pulka.name))))
     except Refused as error:
         return _page(form, error=error)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from enum import StrEnum
 
@@ -97,9 +98,19 @@ def new_pulka() -> ResponseReturnValue:
 
     try:
         settings = read_settings(form.settings_data(), say=i18n.say)
-        return write(lambda once: pulka_service.create_pulka(store().pulkas, me(), settings, once=once), started)
+        return write(lambda once: pulka_service.create_pulka(store().pulkas, me(), settings, started=_now_here(),
+                                                             once=once), started)
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), status=STATUS[error.code])
+
+
+def _now_here() -> datetime | None:
+    """Now, in the offset of the browser starting the pulka (static/js/pulka.js says it): the pulka is dated
+    by its players' calendar. None (the server's UTC) without the script, or for anything but an offset."""
+    value = request.form.get("utc_offset", "")
+    if re.fullmatch(r"-?\d{1,3}", value) and abs(int(value)) <= 14 * 60:
+        return datetime.now(timezone(timedelta(minutes=int(value))))
+    return None
 
 
 @bp.post("/p/<uid>/again")

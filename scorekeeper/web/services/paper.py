@@ -21,11 +21,12 @@ def settle_sheet(paper: PaperSheet) -> tuple[Settlement, Settled]:
     return settlement, settled(paper.players, paper.sheet, paper.rules, settlement)
 
 
-def keep(pulkas: PulkaRepository, owner_id: int, paper: PaperSheet, once: Once[Pulka] | None = None,
+def keep(pulkas: PulkaRepository, owner_id: int, paper: PaperSheet, by: str, once: Once[Pulka] | None = None,
          say: Callable[[Text], str] = english, first_dealer: str | None = None) -> Pulka:
-    """The sheet as a new pulka of `owner_id`: its opening the sheet, no deals, the next deal dealt by
-    `first_dealer` (a player's name; the first player's when None); refused (bad_opening) where a pulya stands
-    above the size it closes at, which no pulka's sheet can hold."""
+    """The sheet as a new pulka of `owner_id`, closed by `by` (its result frozen, counted by the statistics
+    and the ledger): its opening the sheet, no deals; reopened, its next deal is dealt by `first_dealer` (a
+    player's name; the first player's when None). Refused (bad_opening) where a pulya stands above the size
+    it closes at, which no pulka's sheet can hold."""
     check_opening(paper)
     settings = read_settings({
         "first_dealer": first_dealer or paper.players[0],
@@ -34,4 +35,5 @@ def keep(pulkas: PulkaRepository, owner_id: int, paper: PaperSheet, once: Once[P
         "players": list(paper.players),
         "rules": paper.rules.overrides(),
     })
-    return create_pulka(pulkas, owner_id, dataclasses.replace(settings, opening=paper.sheet), once=once)
+    return create_pulka(pulkas, owner_id, dataclasses.replace(settings, opening=paper.sheet), once=once,
+                        closed_by=by)

@@ -21,6 +21,7 @@ from ...words import Msg
 from ..domain.limits import AccountLimits
 from ..domain.pulkas import (Note, Pulka, Settings, Stamp, Standing, Summary, default_name, english, next_at_table,
                              read_settings)
+from ..domain.results import Result
 from ..domain.refusals import AccountFull, DealRefused, Refused, RulesFrozen, TooManyDeals, TooManyPulkas
 
 
@@ -37,6 +38,12 @@ class PulkaChange(Protocol):
     def remove(self, number: int) -> None: ...
 
     def set_settings(self, settings: Settings) -> None: ...
+
+    def freeze(self, result: Result) -> None:
+        """The pulka ends with `result` (domain.results), recorded as its ending."""
+
+    def thaw(self, by: str) -> None:
+        """Its result is taken back (recorded: who), and it takes writes again."""
 
     def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
         """The pulka this write makes, kept by its new version once the transaction commits."""
@@ -71,14 +78,18 @@ class PulkaRepository(Protocol):
     def player_names(self, account_id: int) -> list[str]: ...
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
-               started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "") -> Pulka:
-        """A new pulka at `table` (a pulka's `table`), else at a table of its own."""
+               started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "",
+               closed_by: str | None = None) -> Pulka:
+        """A new pulka at `table` (a pulka's `table`), else at a table of its own; frozen at once if its deals
+        finish it, or closed by `closed_by`."""
 
-    def writing(self, uid: str, once: Once[Pulka] | None = None,
-                expected: int | None = None) -> AbstractContextManager[PulkaChange]:
+    def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
+                thawing: bool = False) -> AbstractContextManager[PulkaChange]:
         """One transaction on one pulka: committed when the block ends, rolled back if it raises. NotFound: no
         such pulka; Answered: the key's write was made already; VersionConflict: the pulka is not at the
-        `expected` version (the one the caller last saw; None: any), found before anything is read."""
+        `expected` version (the one the caller last saw; None: any), found before anything is read;
+        PulkaFrozen: it is frozen, and the write is not `thawing` it. The block's `done` freezes a pulka
+        it leaves finished (rules.md §8.1)."""
 
     def delete(self, uid: str) -> None: ...
 
@@ -118,11 +129,12 @@ def player_names(pulkas: PulkaRepository, account_id: int) -> list[str]:
 
 
 def create_pulka(pulkas: PulkaRepository, owner_id: int, settings: Settings, deals: Sequence[Deal] = (),
-                 started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "") -> Pulka:
+                 started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "",
+                 closed_by: str | None = None) -> Pulka:
     if len(deals) > pulkas.max_deals:
         raise TooManyDeals(pulkas.max_deals)
     check_room(pulkas, owner_id, len(deals), new_pulka=True)
-    return pulkas.create(owner_id, settings, deals, replayed(settings, deals), started, once, table)
+    return pulkas.create(owner_id, settings, deals, replayed(settings, deals), started, once, table, closed_by)
 
 
 def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pulka: bool = False) -> None:
@@ -145,7 +157,9 @@ def again(pulkas: PulkaRepository, owner_id: int, uid: str, once: Once[Pulka] | 
     if first_dealer is not None and first_dealer not in before.players:
         raise Refused(Msg("the first dealer is one of the players"), "first_dealer")
     dealer = before.players.index(first_dealer) if first_dealer is not None else None
-    return create_pulka(pulkas, owner_id, next_at_table(before, dealer), once=once,
+    # In the offset the table's pulka started with: the evening's pulkas share its calendar.
+    started = datetime.now(before.started.tzinfo) if before.utc_offset is not None else None
+    return create_pulka(pulkas, owner_id, next_at_table(before, dealer), started=started, once=once,
                         table=before.table or before.uid)
 
 

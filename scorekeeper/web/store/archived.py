@@ -108,9 +108,10 @@ def check_pulkas(tables: Mapping[str, tuple[Sequence[str], Sequence[Sequence[Any
     for number, row in enumerate(dicts("deals"), 1):
         deals.setdefault(row["pulka_id"], []).append((number, row))
     for number, row in enumerate(dicts("pulkas"), 1):
-        values = row | {key: json.loads(row[key]) for key in ("rules", "last_change", "opening", "standing")
+        values = row | {key: json.loads(row[key]) for key in ("rules", "last_change", "opening", "standing", "result")
                         if row.get(key) is not None}
-        values |= {key: datetime.fromisoformat(row[key]) for key in ("created_at", "updated_at") if row.get(key)}
+        values |= {key: datetime.fromisoformat(row[key]) for key in ("created_at", "updated_at", "ended_at")
+                   if row.get(key)}
         pulka = PulkaRow(**values)
         pulka.seats = sorted(seats.get(row["id"], []), key=lambda seat: seat.seat)
         read: list[Deal] = []

@@ -6,6 +6,7 @@ the form and the API are checked against the same numbers.
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, timezone
 from typing import Any
 
@@ -27,6 +28,10 @@ NAMING = {
 
 def now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def new_player_uid() -> str:
+    return secrets.token_urlsafe(9)
 
 
 class Base(DeclarativeBase):
@@ -95,8 +100,13 @@ class PlayerRow(Base):
     __table_args__ = (UniqueConstraint("owner_id", "name"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    # The player's address in the statistics (random, never reused); the row id never leaves the database.
+    uid: Mapped[str] = mapped_column(String(16), unique=True, default=new_player_uid)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))  # None: from before accounts
     name: Mapped[str] = mapped_column(String(PLAYER_NAME_MAX))
+    # Merged (one player entered under two spellings): the statistics count his pulkas for that one; undone
+    # by clearing it.
+    merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
 
 
 class PulkaRow(Base):
@@ -124,6 +134,11 @@ class PulkaRow(Base):
     standing: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     # The sheet as paper left it, by seat (rows.opening_json), when the pulka began on paper.
     opening: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    # Frozen: what its end settled (domain.results.Result.stored), and when it ended.
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The offset (minutes) its start was recorded with: the statistics' dates are its players' own.
+    utc_offset: Mapped[int | None] = mapped_column(Integer)
 
     seats: Mapped[list[SeatRow]] = relationship(
         order_by="SeatRow.seat", cascade="all, delete-orphan", passive_deletes=True, lazy="selectin")
@@ -161,6 +176,18 @@ class DealRow(Base):
     tricks: Mapped[dict[str, int] | None] = mapped_column(JSON(none_as_null=True))
     open: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class EventRow(Base):
+    """An ending of a pulka, or its reopening (domain.results.Event): who and when."""
+
+    __tablename__ = "pulka_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    pulka_id: Mapped[int] = mapped_column(ForeignKey("pulkas.id", ondelete="CASCADE"), index=True)
+    what: Mapped[str] = mapped_column(String(12))
+    by: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 class ShareRow(Base):

@@ -20,13 +20,14 @@ from sqlalchemy.orm import Session
 from ...engine import Deal, Replay
 from ..domain.idempotency import Answered, Once
 from ..domain.limits import AccountLimits
-from ..domain.pulkas import Note, Pulka, Settings, Stamp, Standing, Summary
-from ..domain.refusals import NotFound, VersionConflict
+from ..domain.pulkas import Note, Pulka, Settings, Stamp, Standing, Summary, ended
+from ..domain.refusals import NotFound, PulkaFrozen, VersionConflict
+from ..domain.results import Ending, Event, Result
 from ..domain.shares import Role
 from .cache import Section, VersionCache
 from .db import Database
 from .keys import answer, remember
-from .models import AccessRow, DealRow, PlayerRow, PulkaRow, SeatRow, ShareRow, now
+from .models import AccessRow, DealRow, EventRow, PlayerRow, PulkaRow, SeatRow, ShareRow, new_player_uid, now
 from .deals import deal_values, deals_of
 from .rows import aware, opening_json, players, pulka_of
 from .watch import Watch, access_changed, gone, stamped
@@ -130,16 +131,18 @@ class PulkaStore:
     # -- writing ------------------------------------------------------------------------
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
-               started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "") -> Pulka:
-        """A new pulka of the account with its deals (an import brings some, and when it started), already
-        replayed by the caller, at `table` (else a table of its own); made once under the idempotency key `once`."""
+               started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "",
+               closed_by: str | None = None) -> Pulka:
+        """A new pulka of the account with its deals (an import brings some, and when it started, in its
+        offset), already replayed by the caller, at `table` (else a table of its own), closed at once by
+        `closed_by` if given (a paper sheet kept); made once under the idempotency key `once`."""
         try:
             with self.db.Session.begin() as session:
                 uid = new_uid()
                 row = PulkaRow(uid=uid, table_uid=table or uid, owner_id=owner_id, name=settings.name,
                                currency=settings.currency, rules=settings.rules.overrides(),
                                first_dealer=settings.first_dealer, version=1, created_at=started or now(),
-                               opening=opening_json(settings.opening))
+                               opening=opening_json(settings.opening), utc_offset=_offset(started))
                 row.seats = seats(session, owner_id, settings.players)
                 session.add(row)
                 session.flush()
@@ -147,7 +150,13 @@ class PulkaStore:
                                 for number, deal in enumerate(deals, 1))
                 session.flush()
                 pulka = pulka_of(row, tuple(deals), replayed)
+                if closed_by is not None:
+                    pulka = dataclasses.replace(pulka, frozen=pulka.settled_now(Ending.CLOSED, now(), closed_by))
+                pulka = ended(pulka, now())
                 row.standing = Standing.of(pulka).stored()
+                if pulka.frozen is not None:
+                    row.result, row.ended_at = pulka.frozen.stored(), pulka.frozen.at
+                    _recorded(session, row.id, pulka.frozen)
                 stamped(session, pulka.uid, pulka.stamp)
                 remember(session, once, pulka)
         except IntegrityError:
@@ -164,10 +173,12 @@ class PulkaStore:
         return self.cache.put((pulka.uid, pulka.version), pulka)
 
     @contextmanager
-    def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None) -> Iterator[Change]:
+    def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
+                thawing: bool = False) -> Iterator[Change]:
         """One transaction on one pulka: committed when the block ends, rolled back if it raises. Under the
         idempotency key `once`, the key and its answer are stored in the same transaction; Answered if the
-        key's write was made already. VersionConflict when the pulka is not at the `expected` version."""
+        key's write was made already. VersionConflict when the pulka is not at the `expected` version;
+        PulkaFrozen when it is frozen, unless the write is `thawing` it (reopening)."""
         with self.db.Session.begin() as session:
             # Bumping the version first locks the pulka (a row lock in PostgreSQL, the write lock in
             # SQLite), so concurrent writes to one pulka queue up instead of interleaving; a write on a
@@ -189,6 +200,8 @@ class PulkaStore:
             if before is None:
                 row = session.get_one(PulkaRow, pulka_id)
                 before = dataclasses.replace(pulka_of(row, deals_of(session, pulka_id)), version=version - 1)
+            if before.frozen is not None and not thawing:
+                raise PulkaFrozen()
             change = Change(session, pulka_id, before)
             yield change
             if change.after is not None:
@@ -219,6 +232,8 @@ class Change:
         self.pulka_id = pulka_id
         self.before = before
         self.after: Pulka | None = None
+        self.result = before.frozen
+        self.thawed = False
 
     def append(self, deal: Deal) -> None:
         self.session.add(DealRow(pulka_id=self.pulka_id, position=len(self.before.deals) + 1, **deal_values(deal)))
@@ -243,6 +258,13 @@ class Change:
                 self.session.flush()
                 row.seats = seats(self.session, row.owner_id, settings.players)
 
+    def freeze(self, result: Result) -> None:
+        self.result = result
+
+    def thaw(self, by: str) -> None:
+        self.result, self.thawed = None, True
+        self.session.add(EventRow(pulka_id=self.pulka_id, what=Event.REOPENED.value, by=by, at=now()))
+
     def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
         """The pulka this write makes, kept by its new version once the transaction commits. `note` says what
         the write did and who did it, for the phones that watch the sheet."""
@@ -251,9 +273,15 @@ class Change:
         self.after = dataclasses.replace(
             self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
             first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, updated_at=now(),
-            last_change=note)
-        self._execute(update(PulkaRow).where(PulkaRow.id == self.pulka_id)
-                      .values(last_change=dict(note), standing=Standing.of(self.after).stored()))
+            last_change=note, frozen=self.result)
+        if not self.thawed:
+            self.after = ended(self.after, now())
+        result = self.after.frozen
+        self._execute(update(PulkaRow).where(PulkaRow.id == self.pulka_id).values(
+            last_change=dict(note), standing=Standing.of(self.after).stored(),
+            result=result.stored() if result else None, ended_at=result.at if result else None))
+        if result is not None and result is not self.before.frozen:
+            _recorded(self.session, self.pulka_id, result)
         return self.after
 
     @property
@@ -279,10 +307,20 @@ def seats(session: Session, owner_id: int | None, names: Sequence[str]) -> list[
     new = sorted(set(names) - set(found))
     if new:
         insert = _INSERT[session.get_bind().dialect.name]
-        session.execute(insert(PlayerRow).values([{"owner_id": owner_id, "name": name} for name in new])
+        session.execute(insert(PlayerRow).values([{"owner_id": owner_id, "name": name, "uid": new_player_uid()}
+                                                  for name in new])
                         .on_conflict_do_nothing(index_elements=["owner_id", "name"]))
         found = known()
     return [SeatRow(seat=seat, player=found[name]) for seat, name in enumerate(names)]
+
+
+def _recorded(session: Session, pulka_id: int, result: Result) -> None:
+    session.add(EventRow(pulka_id=pulka_id, what=Event(result.ending.value).value, by=result.by, at=result.at))
+
+
+def _offset(started: datetime | None) -> int | None:
+    offset = started.utcoffset() if started is not None else None
+    return None if offset is None else int(offset.total_seconds() // 60)
 
 
 def _deals(standing: Standing | None) -> int:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...engine import Deal, Replay, Rules, Sheet, json_value, paper_sheet, replay
 from ..domain.pulkas import Pulka
+from ..domain.results import Result
 from .models import PulkaRow
 
 
@@ -29,7 +30,8 @@ def pulka_of(row: PulkaRow, deals: tuple[Deal, ...], replayed: Replay | None = N
         # Stored deals replayed once already when they were written.
         replayed = replay(rules, len(names), deals, row.first_dealer, opening)
     return Pulka(row.uid, row.version, row.name, row.currency, names, row.first_dealer, rules, deals, replayed,
-                 aware(row.created_at), aware(row.updated_at), row.owner_id, row.last_change, row.table_uid, opening)
+                 aware(row.created_at), aware(row.updated_at), row.owner_id, row.last_change, row.table_uid, opening,
+                 Result.read(row.result), row.utc_offset)
 
 
 def opening_json(opening: Sheet | None) -> dict[str, Any] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -22,9 +23,14 @@ def chain_html(values: Sequence[int | Fraction], language: str = "en") -> Markup
     return Markup(".<wbr>").join(Markup('<span class="n">%s</span>') % points(value, language) for value in values)
 
 
+def clock(moment: datetime, language: str = "en") -> str:
+    """A time of day as a table says it ("2:10", "23:40"), in the moment's own offset."""
+    return f"{moment.hour}:{moment.minute:02d}"
+
+
 # How templates write numbers; each takes the page's `language` (edge.i18n gives it the request's).
 FILTERS: dict[str, Callable[..., Any]] = {"points": points, "signed": signed, "chain": chain_html, "amount": amount,
-                                          "unbroken": lambda text, language="en": unbroken(text)}
+                                          "clock": clock, "unbroken": lambda text, language="en": unbroken(text)}
 
 
 def jsonable(value: Any) -> Any:

@@ -135,7 +135,10 @@ class Presenter:
             "overrides": pulka.rules.overrides(),
             "deals": len(pulka.deals),
             "finished": pulka.sheet.finished,
-            "frozen": bool(pulka.deals),
+            "frozen": bool(pulka.deals),  # its rules: fixed by the first deal
+            "result": None if pulka.frozen is None else {  # kept when it ended: it takes no write until reopened
+                "ending": pulka.frozen.ending.value, "at": pulka.frozen.at.isoformat(), "by": pulka.frozen.by,
+                "engine": pulka.frozen.engine},
             "next": self.next_deal,
         }
 

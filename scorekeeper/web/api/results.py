@@ -1,0 +1,34 @@
+"""A pulka's end: closed by its owner as it stands, or reopened."""
+
+from __future__ import annotations
+
+from flask.typing import ResponseReturnValue
+
+from ..domain.idempotency import Answer
+from ..domain.pulkas import Pulka
+from ..edge.access import actor
+from ..edge.context import store
+from ..edge.idempotency import idempotent, json_answer, write
+from ..edge.inputs import json_body, version_sent
+from ..edge.presenting import fresh
+from ..services import results
+from .blueprint import bp
+from .pulkas import pulka_json
+
+
+def _answer(pulka: Pulka) -> Answer:
+    return json_answer(200, pulka_json(fresh(pulka)))
+
+
+@bp.post("/pulkas/<uid>/close")
+@idempotent
+def close_pulka(uid: str) -> ResponseReturnValue:
+    expected = version_sent(json_body(optional=True))
+    return write(lambda once: results.close(store().pulkas, uid, actor(), expected, once), _answer)
+
+
+@bp.post("/pulkas/<uid>/reopen")
+@idempotent
+def reopen_pulka(uid: str) -> ResponseReturnValue:
+    expected = version_sent(json_body(optional=True))
+    return write(lambda once: results.reopen(store().pulkas, uid, actor(), expected, once), _answer)

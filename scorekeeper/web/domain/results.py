@@ -1,0 +1,71 @@
+"""A pulka's frozen result (CLUB.md §1): stored when it ends (rules.md §8.1) or its owner closes it, and read
+by the list, the statistics and the ledger instead of a fresh replay. A frozen pulka takes no write until its
+owner reopens it; a later engine that would score it otherwise is reported (`scorekeeper stats verify`),
+never applied."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from ... import __version__
+from ...engine import Settlement, Transfer
+
+
+class Ending(StrEnum):
+    FINISHED = "finished"  # its last deal closed the pulka (rules.md §8.1)
+    CLOSED = "closed"  # its owner ended it early: settled as it stands
+
+
+class Event(StrEnum):
+    """What the pulka's log of endings records, besides the deals."""
+
+    FINISHED = "finished"
+    CLOSED = "closed"
+    REOPENED = "reopened"
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a pulka's end settled, exactly (rules.md §15), with when, how, by whom and which engine."""
+
+    ending: Ending
+    at: datetime
+    by: str  # who closed it; "" when its last deal finished it
+    engine: str  # the scorekeeper version that settled it
+    deals: int
+    net: tuple[Fraction, ...]  # exact whists by seat, summing to 0
+    money: tuple[Decimal, ...]  # cents by seat, summing to 0
+    transfers: tuple[Transfer, ...]
+    pairwise: tuple[tuple[Fraction, ...], ...]  # [i][j]: what i wins from j
+
+    @classmethod
+    def settled(cls, s: Settlement, deals: int, ending: Ending, at: datetime, by: str = "") -> Result:
+        return cls(ending, at, by, __version__, deals, s.net, s.money, s.transfers, s.pairwise)
+
+    def same_score(self, other: Result) -> bool:
+        """Whether `other` settles the pulka as this one did (when, how and which engine aside)."""
+        return (self.deals, self.net, self.money, self.transfers, self.pairwise) == (
+            other.deals, other.net, other.money, other.transfers, other.pairwise)
+
+    def stored(self) -> dict[str, Any]:
+        return {"ending": self.ending.value, "at": self.at.isoformat(), "by": self.by, "engine": self.engine,
+                "deals": self.deals, "net": [str(v) for v in self.net], "money": [str(v) for v in self.money],
+                "transfers": [[t.payer, t.payee, str(t.amount)] for t in self.transfers],
+                "pairwise": [[str(v) for v in row] for row in self.pairwise]}
+
+    @classmethod
+    def read(cls, data: object) -> Result | None:
+        """From what `stored` wrote; None for nothing (a pulka not frozen)."""
+        if not isinstance(data, dict):
+            return None
+        return cls(Ending(data["ending"]), datetime.fromisoformat(data["at"]), str(data["by"]), str(data["engine"]),
+                   int(data["deals"]), tuple(Fraction(v) for v in data["net"]),
+                   tuple(Decimal(v) for v in data["money"]),
+                   tuple(Transfer(int(p), int(q), Decimal(a)) for p, q, a in data["transfers"]),
+                   tuple(tuple(Fraction(v) for v in row) for row in data["pairwise"]))
+
