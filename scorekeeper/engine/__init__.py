@@ -11,6 +11,7 @@ scoring     what a deal writes on the sheet, line by line, with reasons
 pulka       replaying a pulka's deals into its sheet
 settlement  balances, money and transfers
 paper       a sheet kept on paper: its totals as a sheet, and the pairs a player checks by hand
+stats       players across pulkas: deals by role, and the sums over the pulkas that count
 
 Each module imports only those above it in this list.
 """
@@ -31,14 +32,16 @@ from .settlement import Settlement, Transfer, settle
 from .paper import Pair, pairs, paper_sheet
 from .sheet import Points, Sheet
 from .texts import Gettext, Ngettext, Seat, Text, quoted
+from .stats import Roles, roles
 
 __all__ = [
     "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Gettext", "Kind", "Ngettext", "Pair",
+    "Roles",
     "CHOICE_TITLES", "Overflow", "PARAMETER", "PARAMETERS", "PRESETS", "Parameter", "ParameterError", "Points", "Preset", "Problem",
     "PulkaEnd", "PulkaError", "Q1Responsible", "RaspasyDealer", "RaspasyExitOn", "RaspasyScoring", "RaspasyTie",
     "Replay", "Rules", "RulesError", "Seat", "Settlement", "Sheet", "ShortfallSplit", "SingleWhistMade",
     "SingleWhistRemiz", "Strain", "Text", "Transfer", "Word", "all_texts", "choice_title", "defenders", "json_value",
-    "pairs", "paper_sheet", "quoted", "replay", "seats_in_play", "settle",
+    "pairs", "paper_sheet", "quoted", "replay", "roles", "seats_in_play", "settle",
 ]
 
 
