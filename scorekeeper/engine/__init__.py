@@ -32,16 +32,20 @@ from .settlement import Settlement, Transfer, settle
 from .paper import Pair, pairs, paper_sheet
 from .sheet import Points, Sheet
 from .texts import Gettext, Ngettext, Seat, Text, quoted
-from .stats import Roles, roles
+from .stats import (
+    Filter, HeadToHead, PlayerStats, Record, Roles, Running, Standing, merged, player_stats, roles, running,
+    running_pair, standings,
+)
 
 __all__ = [
-    "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Gettext", "Kind", "Ngettext", "Pair",
-    "Roles",
+    "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Filter", "Gettext", "HeadToHead", "Kind",
+    "Ngettext", "Pair", "PlayerStats", "Record", "Roles", "Running", "Standing",
     "CHOICE_TITLES", "Overflow", "PARAMETER", "PARAMETERS", "PRESETS", "Parameter", "ParameterError", "Points", "Preset", "Problem",
     "PulkaEnd", "PulkaError", "Q1Responsible", "RaspasyDealer", "RaspasyExitOn", "RaspasyScoring", "RaspasyTie",
     "Replay", "Rules", "RulesError", "Seat", "Settlement", "Sheet", "ShortfallSplit", "SingleWhistMade",
     "SingleWhistRemiz", "Strain", "Text", "Transfer", "Word", "all_texts", "choice_title", "defenders", "json_value",
-    "pairs", "paper_sheet", "quoted", "replay", "roles", "seats_in_play", "settle",
+    "merged", "pairs", "paper_sheet", "player_stats", "quoted", "replay", "roles", "running", "running_pair",
+    "seats_in_play", "settle", "standings",
 ]
 
 

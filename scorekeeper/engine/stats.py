@@ -10,13 +10,29 @@ caller's, given only where JSON is written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from .contracts import LEVELS
 from .deals import HALF, MISERE, PASS, RASPASY, WHIST, defenders, seats_in_play
 from .pulka import Replay
+from .settlement import Settlement, round_half_away, settle
+
+Key = TypeVar("Key", bound=Hashable)
+
+
+class Day(Protocol):
+    """A pulka's date: a `datetime.date` (its `started` in its own offset). Named by what is done with it,
+    comparing, since the engine imports nothing that reads a clock."""
+
+    def __lt__(self, other: Any, /) -> bool: ...
+
+    def __le__(self, other: Any, /) -> bool: ...
+
 
 # -- one player's deals by role (CLUB.md §2) ----------------------------------------------------------
 
@@ -196,3 +212,249 @@ def roles(replay: Replay) -> tuple[Roles, ...]:
             seats[seat] += Roles(defender=Defender(int(word == WHIST), int(word == PASS), int(word == HALF),
                                                    int(short)))
     return tuple(seats)
+
+
+# -- the pulkas that count ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Record(Generic[Key]):
+    """What the figures need of one pulka, by seat: stored when it is frozen, never worked out again."""
+
+    preset: str  # the preset it was created with
+    currency: str
+    started: Day  # its own local date
+    finished: bool  # finished (rules.md §8.1) or closed by hand
+    players: tuple[Key, ...]
+    net: tuple[Fraction, ...]  # exact whists (rules.md §15)
+    money: tuple[Decimal, ...]  # cents
+    pairwise: tuple[tuple[Fraction, ...], ...]  # [i][j]: what i wins from j, in whists
+    roles: tuple[Roles, ...]
+
+    @classmethod
+    def of(cls, players: Sequence[Key], replay: Replay, started: Day, currency: str, closed: bool = False,
+           settlement: Settlement | None = None) -> Record[Key]:
+        """The record of a replayed pulka (`settlement`, if already made, its settlement); `closed` when the
+        owner ended it early."""
+        s = settlement or settle(replay.sheet, replay.rules)
+        return cls(replay.rules.preset.value, currency, started, replay.finished or closed, tuple(players),
+                   s.net, s.money, s.pairwise, roles(replay))
+
+    def seat(self, player: Key) -> int:
+        return self.players.index(player)
+
+
+@dataclass(frozen=True)
+class Filter(Generic[Key]):
+    """Which pulkas count (CLUB.md §1): the same on every page, call and file."""
+
+    start: Day | None = None  # inclusive, on `Record.started`; None: open
+    end: Day | None = None  # inclusive
+    preset: str | None = None
+    players: int | None = None  # 3 or 4
+    currency: str | None = None
+    with_: frozenset[Key] = frozenset()  # only pulkas every one of them sat in
+    unfinished: bool = False  # count unfinished pulkas too, not only finished or closed ones
+
+    def admits(self, record: Record[Key], player: Key | None = None) -> bool:
+        """Whether `record` counts, for `player` when given (he sat in it)."""
+        return ((self.unfinished or record.finished)
+                and (self.start is None or self.start <= record.started)
+                and (self.end is None or record.started <= self.end)
+                and (self.preset is None or record.preset == self.preset)
+                and (self.players is None or len(record.players) == self.players)
+                and (self.currency is None or record.currency == self.currency)
+                and self.with_.issubset(record.players)
+                and (player is None or player in record.players))
+
+
+# One counted pulka, or many, per preset (whists) or per currency (money).
+Whists = Mapping[str, Fraction]
+Money = Mapping[str, Decimal]
+Names = Callable[[Any], str] | Mapping[Any, str]
+
+
+@dataclass(frozen=True)
+class HeadToHead(Generic[Key]):
+    opponent: Key
+    pulkas: int  # counted pulkas both sat in
+    net: Whists  # Σ pairwise[player][opponent] over them: what he won from the opponent
+
+
+@dataclass(frozen=True)
+class PlayerStats(Generic[Key]):
+    """One player's figures over the pulkas that count for him (CLUB.md §2)."""
+
+    player: Key
+    pulkas: int
+    won: int  # pulkas with his balance above 0
+    lost: int  # below 0
+    net: Whists
+    money: Money
+    roles: Roles
+    head_to_head: tuple[HeadToHead[Key], ...]  # most pulkas shared first; ties: the first shared first
+
+    @property
+    def deals(self) -> int:
+        return self.roles.deals
+
+    def to_json(self, name_of: Names) -> dict[str, Any]:
+        """The stats object of CLUB.md §2, players as `{"id", "name"}` by `name_of` (a callable or a mapping).
+
+        Whists are rounded half away from zero to 2 decimals once summed; money is summed cents, so exact.
+        Either is a JSON number json.dumps writes: an int when whole, else the float of the 2-decimal value,
+        which it writes as those 2 decimals (exactly, for amounts of up to 15 digits).
+        """
+        name = name_of.__getitem__ if isinstance(name_of, Mapping) else name_of
+        return {"player": {"id": self.player, "name": name(self.player)},
+                "pulkas": self.pulkas, "won": self.won, "lost": self.lost, "deals": self.deals,
+                "net": _whists_json(self.net), "money": {c: _number(m) for c, m in self.money.items()},
+                **_roles_json(self.roles, remiz=True),
+                "head_to_head": [{"opponent": {"id": h.opponent, "name": name(h.opponent)}, "pulkas": h.pulkas,
+                                  "net": _whists_json(h.net)} for h in self.head_to_head]}
+
+
+def _number(value: Decimal) -> int | float:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def _whists_json(net: Whists) -> dict[str, int | float]:
+    return {preset: _number(round_half_away(whists)) for preset, whists in net.items()}
+
+
+def _add(sums: dict[str, Any], key: str, value: Any) -> None:
+    sums[key] = sums[key] + value if key in sums else value
+
+
+def player_stats(player: Key, records: Iterable[Record[Key]], filter: Filter[Key] | None = None) -> PlayerStats[Key]:
+    """`player`'s figures over the records `filter` admits for him (all his finished ones by default)."""
+    f: Filter[Key] = filter or Filter()
+    pulkas = won = lost = 0
+    net: dict[str, Fraction] = {}
+    money: dict[str, Decimal] = {}
+    total = Roles()
+    shared: dict[Key, int] = {}
+    against: dict[Key, dict[str, Fraction]] = {}
+    for record in records:
+        if not f.admits(record, player):
+            continue
+        seat = record.seat(player)
+        balance = record.net[seat]
+        pulkas, won, lost = pulkas + 1, won + (balance > 0), lost + (balance < 0)
+        _add(net, record.preset, balance)
+        _add(money, record.currency, record.money[seat])
+        total += record.roles[seat]
+        for other, opponent in enumerate(record.players):
+            if other != seat:
+                shared[opponent] = shared.get(opponent, 0) + 1
+                _add(against.setdefault(opponent, {}), record.preset, record.pairwise[seat][other])
+    rows = sorted(shared, key=lambda opponent: -shared[opponent])  # stable: ties stay in the order first shared
+    return PlayerStats(player, pulkas, won, lost, net, money, total,
+                       tuple(HeadToHead(opponent, shared[opponent], against[opponent]) for opponent in rows))
+
+
+@dataclass(frozen=True)
+class Standing(Generic[Key]):
+    """One player's line of a standings table, per preset and per currency."""
+
+    player: Key
+    pulkas: int
+    won: int
+    lost: int
+    net: Whists
+    pulkas_in: Mapping[str, int]  # per preset
+    deals_in: Mapping[str, int]  # per preset: deals he was active in
+    money: Money
+    provisional: bool  # fewer counted pulkas than the table's floor
+
+    @property
+    def per_pulka(self) -> Whists:
+        """His whists per pulka, per preset."""
+        return {preset: net / self.pulkas_in[preset] for preset, net in self.net.items()}
+
+    @property
+    def per_deal(self) -> Whists:
+        """His whists per deal he was active in, per preset: none for a preset of pulkas with no deal (kept
+        on paper)."""
+        return {preset: net / self.deals_in[preset] for preset, net in self.net.items() if self.deals_in[preset]}
+
+
+def standings(records: Iterable[Record[Key]], filter: Filter[Key] | None = None,
+              floor: int = 0) -> tuple[Standing[Key], ...]:
+    """A line for each player of the records `filter` admits, in the order they first appear; provisional
+    under `floor` pulkas."""
+    f: Filter[Key] = filter or Filter()
+    counted = [record for record in records if f.admits(record)]
+    players = dict.fromkeys(player for record in counted for player in record.players)
+    lines = []
+    for player in players:
+        won = lost = 0
+        net: dict[str, Fraction] = {}
+        pulkas: dict[str, int] = {}
+        deals: dict[str, int] = {}
+        money: dict[str, Decimal] = {}
+        for record in counted:
+            if player in record.players:
+                seat = record.seat(player)
+                balance = record.net[seat]
+                won, lost = won + (balance > 0), lost + (balance < 0)
+                _add(net, record.preset, balance)
+                _add(pulkas, record.preset, 1)
+                _add(deals, record.preset, record.roles[seat].deals)
+                _add(money, record.currency, record.money[seat])
+        total = sum(pulkas.values())
+        lines.append(Standing(player, total, won, lost, net, pulkas, deals, money, total < floor))
+    return tuple(lines)
+
+
+# A chart's points: after each counted pulka, in date order, its date and the running total.
+Line = tuple[tuple[Day, Fraction], ...]
+
+
+@dataclass(frozen=True)
+class Running:
+    net: Mapping[str, Line]  # per preset
+    money: Mapping[str, tuple[tuple[Day, Decimal], ...]]  # per currency
+
+
+def _in_order(records: Iterable[Record[Key]]) -> list[Record[Key]]:
+    """By date; pulkas of one date in the order given."""
+    return sorted(records, key=lambda record: record.started)
+
+
+def _running(points: Iterable[tuple[str, Day, Any]]) -> dict[str, tuple[tuple[Day, Any], ...]]:
+    totals: dict[str, Any] = {}
+    lines: dict[str, list[tuple[Day, Any]]] = {}
+    for key, day, value in points:
+        _add(totals, key, value)
+        lines.setdefault(key, []).append((day, totals[key]))
+    return {key: tuple(line) for key, line in lines.items()}
+
+
+def running(player: Key, records: Iterable[Record[Key]], filter: Filter[Key] | None = None) -> Running:
+    """`player`'s cumulative net per preset and money per currency, after each pulka that counts for him."""
+    f: Filter[Key] = filter or Filter()
+    counted = [(record, record.seat(player)) for record in _in_order(records) if f.admits(record, player)]
+    return Running(_running((r.preset, r.started, r.net[seat]) for r, seat in counted),
+                   _running((r.currency, r.started, r.money[seat]) for r, seat in counted))
+
+
+def running_pair(a: Key, b: Key, records: Iterable[Record[Key]],
+                 filter: Filter[Key] | None = None) -> Mapping[str, Line]:
+    """What `a` has won from `b`, cumulated per preset, after each pulka counted for `a` that `b` sat in."""
+    f: Filter[Key] = filter or Filter()
+    return _running((r.preset, r.started, r.pairwise[r.seat(a)][r.seat(b)]) for r in _in_order(records)
+                    if f.admits(r, a) and b in r.players and a != b)
+
+
+def merged(records: Iterable[Record[Key]], into: Key, gone: Key) -> tuple[Record[Key], ...]:
+    """The records with player `gone` become `into`'s (two spellings of one player); ValueError when both sat
+    in one pulka, as one player cannot have two seats."""
+    out = []
+    for record in records:
+        if gone in record.players:
+            if into in record.players and into != gone:
+                raise ValueError(f"{into!r} and {gone!r} sat in one pulka: they are two players")
+            record = dataclasses.replace(record, players=tuple(into if p == gone else p for p in record.players))
+        out.append(record)
+    return tuple(out)
