@@ -11,6 +11,7 @@ scoring     what a deal writes on the sheet, line by line, with reasons
 pulka       replaying a pulka's deals into its sheet
 settlement  balances, money and transfers
 paper       a sheet kept on paper: its totals as a sheet, and the pairs a player checks by hand
+ledger      the club ledger: obligations and payments, balances, who owes whom
 
 Each module imports only those above it in this list.
 """
@@ -29,6 +30,10 @@ from .rules import (
 from .scoring import Column, Entry
 from .settlement import Settlement, Transfer, settle
 from .paper import Pair, pairs, paper_sheet
+from .ledger import (
+    Debt, Obligation, ObligationStatus, Payment, PaymentKind, balances, mark_paid, open_amount, owed, paid, reversal,
+    status, unmark,
+)
 from .sheet import Points, Sheet
 from .texts import Gettext, Ngettext, Seat, Text, quoted
 
@@ -39,6 +44,9 @@ __all__ = [
     "Replay", "Rules", "RulesError", "Seat", "Settlement", "Sheet", "ShortfallSplit", "SingleWhistMade",
     "SingleWhistRemiz", "Strain", "Text", "Transfer", "Word", "all_texts", "choice_title", "defenders", "json_value",
     "pairs", "paper_sheet", "quoted", "replay", "seats_in_play", "settle",
+    # the ledger
+    "Debt", "Obligation", "ObligationStatus", "Payment", "PaymentKind", "balances", "mark_paid", "open_amount", "owed",
+    "paid", "reversal", "status", "unmark",
 ]
 
 
