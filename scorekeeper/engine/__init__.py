@@ -11,7 +11,7 @@ scoring     what a deal writes on the sheet, line by line, with reasons
 pulka       replaying a pulka's deals into its sheet
 settlement  balances, money and transfers
 paper       a sheet kept on paper: its totals as a sheet, and the pairs a player checks by hand
-ledger      the club ledger: obligations and payments, balances, who owes whom
+ledger      the club ledger: obligations and payments, balances, who owes whom, the fewest payments to settle
 
 Each module imports only those above it in this list.
 """
@@ -31,8 +31,8 @@ from .scoring import Column, Entry
 from .settlement import Settlement, Transfer, settle
 from .paper import Pair, pairs, paper_sheet
 from .ledger import (
-    Debt, Obligation, ObligationStatus, Payment, PaymentKind, balances, mark_paid, open_amount, owed, paid, reversal,
-    status, unmark,
+    Debt, Obligation, ObligationStatus, Payment, PaymentKind, Payoff, SettleUp, balances, mark_paid, open_amount, owed,
+    paid, reversal, settle_up, status, unmark,
 )
 from .sheet import Points, Sheet
 from .texts import Gettext, Ngettext, Seat, Text, quoted
@@ -45,8 +45,8 @@ __all__ = [
     "SingleWhistRemiz", "Strain", "Text", "Transfer", "Word", "all_texts", "choice_title", "defenders", "json_value",
     "pairs", "paper_sheet", "quoted", "replay", "seats_in_play", "settle",
     # the ledger
-    "Debt", "Obligation", "ObligationStatus", "Payment", "PaymentKind", "balances", "mark_paid", "open_amount", "owed",
-    "paid", "reversal", "status", "unmark",
+    "Debt", "Obligation", "ObligationStatus", "Payment", "PaymentKind", "Payoff", "SettleUp", "balances", "mark_paid",
+    "open_amount", "owed", "paid", "reversal", "settle_up", "status", "unmark",
 ]
 
 

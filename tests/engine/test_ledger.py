@@ -1,4 +1,4 @@
-"""engine/ledger.py: the club ledger's arithmetic (CLUB.md §3), by hand and by properties."""
+"""engine/ledger.py: the club ledger's arithmetic (CLUB.md §3), by hand and against a brute force."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from decimal import Decimal
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from scorekeeper.engine import ledger
 from scorekeeper.engine.ledger import (
-    Debt, Obligation, ObligationStatus, Payment, PaymentKind, balances, mark_paid, open_amount, owed, paid, reversal,
-    status, unmark,
+    Debt, Obligation, ObligationStatus, Payment, PaymentKind, Payoff, balances, mark_paid, open_amount, owed, paid,
+    reversal, settle_up, status, unmark,
 )
 
 D = Decimal
@@ -132,7 +133,137 @@ def test_unmarking_takes_back_the_marks_not_yet_taken_back_and_nothing_else():
     assert unmark(o1, rows, back) == ()
 
 
+# ---- settle_up --------------------------------------------------------------------------------------------
+
+
+def _apply(balances_: dict[str, Decimal], payments: tuple[Payoff[str], ...]) -> dict[str, Decimal]:
+    left = dict(balances_)
+    for p in payments:
+        assert p.amount > 0 and p.payer != p.payee
+        left[p.payer] += p.amount
+        left[p.payee] -= p.amount
+    return left
+
+
+def test_the_issue_counterexample_takes_three_payments_not_four():
+    money = {"a": D(4), "b": D(3), "c": D(3), "d": D(-6), "e": D(-4)}
+    result = settle_up(money)
+    assert result.exact
+    assert result.payments == (Payoff("d", "b", D("3.00")), Payoff("d", "c", D("3.00")), Payoff("e", "a", D("4.00")))
+    assert len(ledger.fewest_payments([4, 3, 3, -6, -4])) == 4  # the greedy rule of rules.md §15
+
+
+def test_settle_up_of_nothing_and_of_zeros():
+    assert settle_up({}).payments == ()
+    assert settle_up({"a": D(0), "b": D("0.00")}).payments == ()
+
+
+def test_settle_up_refuses_what_does_not_sum_to_zero():
+    with pytest.raises(ValueError):
+        settle_up({"a": D(1), "b": D(-2)})
+    with pytest.raises(ValueError):
+        settle_up({"a": D("0.005"), "b": D("-0.005")})
+
+
+def test_settle_up_is_the_same_for_the_same_balances_in_any_order():
+    money = {"e": D(-4), "b": D(3), "a": D(4), "d": D(-6), "c": D(3)}
+    assert settle_up(money) == settle_up(dict(sorted(money.items())))
+
+
+def test_past_the_bound_the_greedy_rule_within_the_pairs_found():
+    n = ledger.EXACT_UP_TO + 2
+    money = {f"p{i:02}": D(i + 1) for i in range(n - 1)}
+    money["p99"] = -sum(money.values())
+    money |= {"x": D(50), "y": D(-50)}  # a pair, still found (the greedy rule alone would not)
+    result = settle_up(money)
+    assert not result.exact
+    assert Payoff("y", "x", D("50.00")) in result.payments
+    assert _apply(money, result.payments) == dict.fromkeys(money, D(0))
+    assert len(result.payments) == n
+
+
+def test_twelve_balances_with_many_zero_groups():
+    values = [1, 1, 2, 2, 3, 3, -2, -2, -2, -2, -2, -2]
+    money = {f"p{i:02}": D(v) for i, v in enumerate(values)}
+    result = settle_up(money)
+    # {2 −2} twice; then 1 1 3 3 and four −2s make two groups at most, {1 3 −2 −2} twice or {1 1 −2} and
+    # {3 3 −2 −2 −2}: 4 groups, 8 payments
+    assert len(result.payments) == 8 == _brute_force_fewest(values)
+    assert _apply(money, result.payments) == dict.fromkeys(money, D(0))
+
+
 # ---- properties -------------------------------------------------------------------------------------------
+
+
+def _zero_sum(values: list[int]) -> list[int]:
+    return [*values[:-1], -sum(values[:-1])]
+
+
+# small values, so that many subsets sum to 0; and wide ones, so that few do
+cents = st.one_of(st.lists(st.integers(-6, 6), min_size=1, max_size=9),
+                  st.lists(st.integers(-10**6, 10**6), min_size=1, max_size=9)).map(_zero_sum)
+
+
+def _money(values: list[int]) -> dict[str, Decimal]:
+    return {f"p{i}": D(v).scaleb(-2) for i, v in enumerate(values)}
+
+
+def _brute_force_fewest(values: list[int]) -> int:
+    """n − the most blocks of a partition of the nonzero values into zero-sum blocks, over every partition."""
+    nonzero = [v for v in values if v]
+
+    def most(rest: list[int]) -> int:
+        if not rest:
+            return 0
+        first, others = rest[0], rest[1:]
+        best = -1
+        for pick in range(1 << len(others)):  # the block of `first`: it and the picked others
+            block = first + sum(v for i, v in enumerate(others) if pick >> i & 1)
+            if block == 0:
+                left = most([v for i, v in enumerate(others) if not pick >> i & 1])
+                if left >= 0:
+                    best = max(best, 1 + left)
+        return best
+
+    return len(nonzero) - most(nonzero)
+
+
+def _bfs_fewest(values: list[int]) -> int:
+    """The fewest payments by search: each payment settles its payer or its payee, which some fewest
+    payments do (pay a tree's leaves first)."""
+    frontier, steps = {tuple(sorted(v for v in values if v))}, 0
+    while () not in frontier:
+        following = set()
+        for state in frontier:
+            for i, debt in enumerate(state):
+                for j, credit in enumerate(state):
+                    if debt < 0 < credit:
+                        left = list(state)
+                        amount = min(-debt, credit)
+                        left[i] += amount
+                        left[j] -= amount
+                        following.add(tuple(sorted(v for v in left if v)))
+        frontier, steps = following, steps + 1
+    return steps
+
+
+@SETTINGS
+@given(cents)
+def test_settle_up_zeroes_every_balance_with_the_fewest_payments(values):
+    money = _money(values)
+    result = settle_up(money)
+    assert result.exact
+    assert _apply(money, result.payments) == dict.fromkeys(money, D(0))
+    nonzero = sum(1 for v in values if v)
+    assert len(result.payments) <= max(nonzero - 1, 0)
+    assert len(result.payments) == _brute_force_fewest(values)
+    assert len({(p.payer, p.payee) for p in result.payments}) == len(result.payments)
+
+
+@SETTINGS
+@given(st.lists(st.integers(-4, 4), min_size=1, max_size=6).map(_zero_sum))
+def test_the_fewest_are_those_of_a_search(values):
+    assert len(settle_up(_money(values)).payments) == _bfs_fewest(values)
 
 
 PLAYERS = ["anna", "boris", "vera", "gleb"]
@@ -168,6 +299,7 @@ def test_balances_sum_to_zero_and_owed_adds_up_to_them(ledger_rows):
     assert from_owed == found
     pairs = [frozenset((d.debtor, d.creditor)) for d in owed(obligations, payments)]
     assert len(set(pairs)) == len(pairs)
+    assert _apply(found, settle_up(found).payments) == dict.fromkeys(found, D(0))
 
 
 @SETTINGS
