@@ -10,7 +10,7 @@ makes every answer the same for the same rows in any order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
+from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
@@ -281,9 +281,13 @@ def _most_zero_groups(values: list[int]) -> list[list[int]]:
     for value in values:
         sums += [s + value for s in sums]  # bit i of a subset's index: values[i] in it
     bits = bytearray(1 << n >> 3 or 1)
-    for subset, total in enumerate(sums):
-        if not total and subset:
-            bits[subset >> 3] |= 1 << (subset & 7)
+    subset = 0
+    while True:  # list.index searches in C: few subsets sum to 0, and a loop over all 2ⁿ would be the cost
+        try:
+            subset = sums.index(0, subset + 1)
+        except ValueError:
+            break
+        bits[subset >> 3] |= 1 << (subset & 7)
     zero = int.from_bytes(bits, "little")
     without = [_without(i, n) for i in range(n)]  # the subsets without element i
 
