@@ -21,6 +21,7 @@ TINY = {
     "contention.py": ["--writers", "3", "--deals", "6"],
     "replay.py": ["--deals", "200", "--repeat", "1"],
     "home.py": ["--pulkas", "2", "--deals", "20", "--clients", "2", "--seconds", "1"],
+    "ledger.py": ["--players", "4", "8", "--repeat", "1"],
 }
 
 

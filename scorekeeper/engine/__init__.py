@@ -11,6 +11,8 @@ scoring     what a deal writes on the sheet, line by line, with reasons
 pulka       replaying a pulka's deals into its sheet
 settlement  balances, money and transfers
 paper       a sheet kept on paper: its totals as a sheet, and the pairs a player checks by hand
+stats       players across pulkas: deals by role, and the sums over the pulkas that count
+ledger      the club ledger: obligations and payments, balances, who owes whom, the fewest payments to settle
 
 Each module imports only those above it in this list.
 """
@@ -29,16 +31,29 @@ from .rules import (
 from .scoring import Column, Entry
 from .settlement import Settlement, Transfer, settle
 from .paper import Pair, pairs, paper_sheet
+from .ledger import (
+    Debt, Obligation, ObligationStatus, Payment, PaymentKind, Payoff, SettleUp, balances, mark_paid, open_amount, owed,
+    paid, reversal, settle_up, status, unmark,
+)
 from .sheet import Points, Sheet
 from .texts import Gettext, Ngettext, Seat, Text, quoted
+from .stats import (
+    Filter, HeadToHead, PlayerStats, Record, Roles, Running, Standing, merged, player_stats, roles, running,
+    running_pair, standings,
+)
 
 __all__ = [
-    "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Gettext", "Kind", "Ngettext", "Pair",
+    "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Filter", "Gettext", "HeadToHead", "Kind",
+    "Ngettext", "Pair", "PlayerStats", "Record", "Roles", "Running", "Standing",
     "CHOICE_TITLES", "Overflow", "PARAMETER", "PARAMETERS", "PRESETS", "Parameter", "ParameterError", "Points", "Preset", "Problem",
     "PulkaEnd", "PulkaError", "Q1Responsible", "RaspasyDealer", "RaspasyExitOn", "RaspasyScoring", "RaspasyTie",
     "Replay", "Rules", "RulesError", "Seat", "Settlement", "Sheet", "ShortfallSplit", "SingleWhistMade",
     "SingleWhistRemiz", "Strain", "Text", "Transfer", "Word", "all_texts", "choice_title", "defenders", "json_value",
-    "pairs", "paper_sheet", "quoted", "replay", "seats_in_play", "settle",
+    "merged", "pairs", "paper_sheet", "player_stats", "quoted", "replay", "roles", "running", "running_pair",
+    "seats_in_play", "settle", "standings",
+    # the ledger
+    "Debt", "Obligation", "ObligationStatus", "Payment", "PaymentKind", "Payoff", "SettleUp", "balances", "mark_paid",
+    "open_amount", "owed", "paid", "reversal", "settle_up", "status", "unmark",
 ]
 
 

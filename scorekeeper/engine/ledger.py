@@ -1,0 +1,326 @@
+"""The club ledger's arithmetic (CLUB.md §3): debts carried from one evening to the next, in one currency.
+
+An obligation is a transfer of a frozen pulka (rules.md §15); a payment is a row of its own, never edited,
+and taking one back is a further row, its reversal. Everything shown — balances, what is paid on an
+obligation, who owes whom — is derived from the rows each time. Amounts are whole cents (Decimal).
+
+Players and ids are opaque keys (the web layer's are strings); players are also sorted, which is what
+makes every answer the same for the same rows in any order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Hashable, Mapping
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any, Generic, Protocol, TypeVar
+
+from .settlement import _transfers as fewest_payments
+
+# Beyond this many nonzero balances (left once opposite pairs are matched), the subset DP's 2ⁿ sums no
+# longer fit a request: settle_up falls back to the greedy rule. A count, not a clock: the engine has none.
+EXACT_UP_TO = 20
+
+
+class _Key(Protocol):
+    def __hash__(self) -> int: ...
+    def __lt__(self, other: Any, /) -> bool: ...
+
+
+K = TypeVar("K", bound=_Key)  # a player
+I = TypeVar("I", bound=Hashable)  # an id: of an obligation, a payment, a pulka
+
+
+class PaymentKind(StrEnum):
+    PAYMENT = "payment"  # entered by hand
+    MARK = "mark"  # made by marking an obligation paid: what unmarking takes back, and only that
+    REVERSAL = "reversal"  # takes back the payment its `reverses` names
+
+
+class ObligationStatus(StrEnum):
+    OPEN = "open"
+    PARTLY_PAID = "partly_paid"
+    PAID = "paid"  # also when overpaid: open_amount is then negative
+
+
+def _cents(amount: Decimal) -> int:
+    scaled = amount.scaleb(2)
+    if not scaled.is_finite() or scaled != scaled.to_integral_value():
+        raise ValueError(f"an amount is a whole number of cents, not {amount}")
+    return int(scaled)
+
+
+def _decimal(cents: int) -> Decimal:
+    return Decimal(cents).scaleb(-2)
+
+
+@dataclass(frozen=True)
+class Obligation(Generic[K, I]):
+    """`debtor` owes `creditor` `amount` (CLUB.md's `from` and `to`)."""
+    id: I
+    pulka: I
+    debtor: K
+    creditor: K
+    amount: Decimal
+    currency: str
+
+    def __post_init__(self) -> None:
+        if _cents(self.amount) <= 0 or self.debtor == self.creditor:
+            raise ValueError("an obligation is a positive amount between two players")
+
+
+@dataclass(frozen=True)
+class Payment(Generic[K, I]):
+    """`payer` paid `payee` `amount`, on `obligation` or on none. A reversal repeats the payer, payee,
+    amount and obligation of the payment it takes back, and counts as minus it: so each row's effect is
+    its own, whichever rows are listed with it."""
+    id: I
+    payer: K
+    payee: K
+    amount: Decimal
+    currency: str
+    obligation: I | None = None
+    reverses: I | None = None
+    kind: PaymentKind = PaymentKind.PAYMENT
+
+    def __post_init__(self) -> None:
+        if _cents(self.amount) <= 0 or self.payer == self.payee:
+            raise ValueError("a payment is a positive amount between two players")
+        if (self.kind is PaymentKind.REVERSAL) != (self.reverses is not None):
+            raise ValueError("a reversal, and only a reversal, names the payment it takes back")
+
+    @property
+    def cents(self) -> int:
+        """What the row adds to the payments from payer to payee, in cents."""
+        cents = _cents(self.amount)
+        return -cents if self.kind is PaymentKind.REVERSAL else cents
+
+
+@dataclass(frozen=True)
+class Debt(Generic[K]):
+    """`debtor` owes `creditor` `amount`, all rows between the two netted."""
+    debtor: K
+    creditor: K
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Payoff(Generic[K]):
+    payer: K
+    payee: K
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class SettleUp(Generic[K]):
+    payments: tuple[Payoff[K], ...]
+    exact: bool  # the count is proven the fewest (False: the greedy rule, past EXACT_UP_TO)
+
+
+def _check(obligations: Collection[Obligation[K, I]], payments: Collection[Payment[K, I]]) -> None:
+    """Rows a ledger can be made of: one currency, distinct ids, each payment taken back at most once and
+    by a reversal that repeats it (a reversal of a payment not listed is taken as it stands)."""
+    if len({o.currency for o in obligations} | {p.currency for p in payments}) > 1:
+        raise ValueError("a ledger is of one currency")
+    if len({o.id for o in obligations}) < len(obligations) or len({p.id for p in payments}) < len(payments):
+        raise ValueError("two rows with one id")
+    by_id = {p.id: p for p in payments}
+    reversed_ids: set[I] = set()
+    for row in payments:
+        if row.reverses is None:
+            continue
+        if row.reverses in reversed_ids:
+            raise ValueError(f"payment {row.reverses!r} is taken back twice")
+        reversed_ids.add(row.reverses)
+        target = by_id.get(row.reverses)
+        if target is not None and (target.kind is PaymentKind.REVERSAL or
+                                   (target.payer, target.payee, target.amount, target.obligation) !=
+                                   (row.payer, row.payee, row.amount, row.obligation)):
+            raise ValueError(f"reversal {row.id!r} does not repeat the payment it takes back")
+
+
+def balances(obligations: Collection[Obligation[K, I]], payments: Collection[Payment[K, I]]) -> dict[K, Decimal]:
+    """What each player on a row is owed (positive) or owes (negative): obligations to him − obligations from
+    him − payments received + payments made. Every player on a row is listed, even at 0, in sorted order;
+    the amounts sum to exactly 0."""
+    _check(obligations, payments)
+    cents: dict[K, int] = {}
+    for o in obligations:
+        cents[o.creditor] = cents.get(o.creditor, 0) + _cents(o.amount)
+        cents[o.debtor] = cents.get(o.debtor, 0) - _cents(o.amount)
+    for p in payments:
+        cents[p.payer] = cents.get(p.payer, 0) + p.cents
+        cents[p.payee] = cents.get(p.payee, 0) - p.cents
+    return {player: _decimal(cents[player]) for player in sorted(cents)}
+
+
+def _paid_cents(obligation: Obligation[K, I], payments: Collection[Payment[K, I]]) -> int:
+    _check((obligation,), payments)
+    return sum(p.cents for p in payments if p.obligation == obligation.id)
+
+
+def paid(obligation: Obligation[K, I], payments: Collection[Payment[K, I]]) -> Decimal:
+    """The payments linked to the obligation, less their reversals. Who paid whom is not looked at: a
+    payment is linked to an obligation by the one who records it."""
+    return _decimal(_paid_cents(obligation, payments))
+
+
+def open_amount(obligation: Obligation[K, I], payments: Collection[Payment[K, I]]) -> Decimal:
+    """What is still to pay on the obligation: negative when it is overpaid, so that nothing paid is hidden."""
+    return _decimal(_cents(obligation.amount) - _paid_cents(obligation, payments))
+
+
+def status(obligation: Obligation[K, I], payments: Collection[Payment[K, I]]) -> ObligationStatus:
+    done = _paid_cents(obligation, payments)
+    if done <= 0:
+        return ObligationStatus.OPEN
+    return ObligationStatus.PAID if done >= _cents(obligation.amount) else ObligationStatus.PARTLY_PAID
+
+
+def owed(obligations: Collection[Obligation[K, I]], payments: Collection[Payment[K, I]]) -> tuple[Debt[K], ...]:
+    """Every row between two players, obligations and payments, linked or not, netted into one debt per pair;
+    even pairs are left out. A player's debts (owing: +, owed: −) add up to minus his balance. Sorted by
+    debtor, then creditor."""
+    _check(obligations, payments)
+    net: dict[tuple[K, K], int] = {}  # (a, b), a < b: what a owes b
+
+    def add(debtor: K, creditor: K, cents: int) -> None:
+        if debtor < creditor:
+            net[debtor, creditor] = net.get((debtor, creditor), 0) + cents
+        else:
+            net[creditor, debtor] = net.get((creditor, debtor), 0) - cents
+
+    for o in obligations:
+        add(o.debtor, o.creditor, _cents(o.amount))
+    for p in payments:
+        add(p.payee, p.payer, p.cents)  # paying is owing the other way
+    debts = [Debt(a, b, _decimal(c)) if c > 0 else Debt(b, a, _decimal(-c)) for (a, b), c in net.items() if c]
+    return tuple(sorted(debts, key=lambda d: (d.debtor, d.creditor)))
+
+
+def reversal(payment: Payment[K, I], id: I) -> Payment[K, I]:
+    """The row that takes `payment` back (it stays listed, and so does this one)."""
+    if payment.kind is PaymentKind.REVERSAL:
+        raise ValueError("a reversal is not taken back: the payment is made again")
+    return replace(payment, id=id, reverses=payment.id, kind=PaymentKind.REVERSAL)
+
+
+def mark_paid(obligation: Obligation[K, I], payments: Collection[Payment[K, I]], id: I) -> Payment[K, I] | None:
+    """The payment, from debtor to creditor, of what is still open on the obligation; None when nothing is,
+    so that marking twice pays once."""
+    left = _cents(obligation.amount) - _paid_cents(obligation, payments)
+    if left <= 0:
+        return None
+    return Payment(id, obligation.debtor, obligation.creditor, _decimal(left), obligation.currency,
+                   obligation=obligation.id, kind=PaymentKind.MARK)
+
+
+def unmark(obligation: Obligation[K, I], payments: Collection[Payment[K, I]],
+           new_id: Callable[[Payment[K, I]], I]) -> tuple[Payment[K, I], ...]:
+    """The reversals of the payments marks made on the obligation that are not yet taken back, in the order
+    of `payments`; `new_id` gives each reversal its id. Payments entered by hand stay."""
+    _check((obligation,), payments)
+    taken_back = {p.reverses for p in payments}
+    return tuple(reversal(p, new_id(p)) for p in payments
+                 if p.kind is PaymentKind.MARK and p.obligation == obligation.id and p.id not in taken_back)
+
+
+def settle_up(balances: Mapping[K, Decimal]) -> SettleUp[K]:
+    """The fewest payments that bring every balance (cents, summing to 0) to 0.
+
+    Payments join players into groups, each summing to 0, and a group of g takes at least g − 1 of them, as
+    g − 1 do (the largest debtor pays the largest creditor, rules.md §15, ≤ g − 1 times): so the fewest are
+    n − the most disjoint zero-sum groups of the n nonzero balances.
+    The greedy rule alone is not minimal: +4 +3 +3 −6 −4 take it 4 payments, {+4 −4} {+3 +3 −6} three.
+    """
+    players = sorted(balances)
+    cents = [_cents(balances[player]) for player in players]
+    if sum(cents):
+        raise ValueError("balances to settle sum to 0")
+    nonzero = [i for i, c in enumerate(cents) if c]
+    groups, rest = _opposites(nonzero, cents)
+    exact = len(rest) <= EXACT_UP_TO
+    if exact:
+        groups += [[rest[i] for i in group] for group in _most_zero_groups([cents[i] for i in rest])]
+    elif rest:
+        groups.append(rest)
+    payoffs = [Payoff(players[group[t.payer]], players[group[t.payee]], t.amount)
+               for group in groups for t in fewest_payments([cents[i] for i in group])]
+    return SettleUp(tuple(sorted(payoffs, key=lambda p: (p.payer, p.payee))), exact)
+
+
+def _opposites(indices: list[int], cents: list[int]) -> tuple[list[list[int]], list[int]]:
+    """Pairs x, −x, each a group of its own, and the rest. Some best grouping has every such pair apart: a
+    group holding both splits in two, and two groups holding one each regroup as the pair and the others."""
+    waiting: dict[int, list[int]] = {}
+    pairs = []
+    for i in indices:
+        match = waiting.get(-cents[i])
+        if match:
+            pairs.append([match.pop(0), i])
+        else:
+            waiting.setdefault(cents[i], []).append(i)
+    paired = {i for pair in pairs for i in pair}
+    return pairs, [i for i in indices if i not in paired]
+
+
+def _most_zero_groups(values: list[int]) -> list[list[int]]:
+    """The most disjoint groups of `values` (nonzero, summing to 0) that each sum to 0, as lists of indices.
+
+    The DP over subsets: best(S) of a zero-sum set S is 1 + the best of the zero-sum sets strictly inside it,
+    and the groups are the differences along the longest such chain ending at the whole. It is kept as
+    its level sets, one bit per subset in a Python int: level k holds the zero-sum sets with best ≥ k,
+    and level k + 1 is the zero-sum sets strictly above one of level k, which the superset transform
+    finds with a shift per element (n big-int steps, not 2ⁿ·n Python ones).
+    """
+    n = len(values)
+    if not n:
+        return []
+    sums = [0]
+    for value in values:
+        sums += [s + value for s in sums]  # bit i of a subset's index: values[i] in it
+    bits = bytearray(1 << n >> 3 or 1)
+    subset = 0
+    while True:  # list.index searches in C: few subsets sum to 0, and a loop over all 2ⁿ would be the cost
+        try:
+            subset = sums.index(0, subset + 1)
+        except ValueError:
+            break
+        bits[subset >> 3] |= 1 << (subset & 7)
+    zero = int.from_bytes(bits, "little")
+    without = [_without(i, n) for i in range(n)]  # the subsets without element i
+
+    def strictly_above(sets: int) -> int:
+        grown = 0
+        for i in range(n):
+            grown |= (sets & without[i]) << (1 << i)
+        for i in range(n):
+            grown |= (grown & without[i]) << (1 << i)
+        return grown
+
+    levels = [zero]
+    while nxt := zero & strictly_above(levels[-1]):
+        levels.append(nxt)
+    groups = []
+    whole = (1 << n) - 1  # zero-sum, and above every other zero-sum set: on the top level
+    for level in reversed(levels[:-1]):
+        inside = 1 << whole
+        for i in range(n):
+            if whole >> i & 1:
+                inside |= inside >> (1 << i)
+        below = level & inside & ~(1 << whole)
+        lower = (below & -below).bit_length() - 1  # the smallest: the same answer every time
+        groups.append(whole ^ lower)
+        whole = lower
+    groups.append(whole)
+    return [[i for i in range(n) if group >> i & 1] for group in reversed(groups)]
+
+
+def _without(i: int, n: int) -> int:
+    """The bit set of the subsets of n elements that leave element i out (bit s: subset s)."""
+    if i < 3:
+        pattern = bytes([(0x55, 0x33, 0x0F)[i]])
+    else:
+        pattern = b"\xff" * (1 << i >> 3) + b"\x00" * (1 << i >> 3)
+    return int.from_bytes(pattern * max(1, (1 << n >> 3) // len(pattern)), "little") & ((1 << (1 << n)) - 1)
