@@ -29,6 +29,8 @@ ALLOWS = {
     "admin": {"anonymous": LOGIN, "viewer": LOGIN, "scorer": LOGIN, "other": DENIED, "owner": DENIED, "admin": OK},
     "read": {"anonymous": HIDDEN, "other": HIDDEN, "admin": HIDDEN, "viewer": OK, "scorer": OK, "owner": OK},
     "score": {"anonymous": HIDDEN, "other": HIDDEN, "admin": HIDDEN, "viewer": DENIED, "scorer": OK, "owner": OK},
+    # an account's circle: another account's players are not there (404, as a pulka not shared)
+    "circle": {"anonymous": LOGIN, "viewer": LOGIN, "scorer": LOGIN, "other": HIDDEN, "admin": HIDDEN, "owner": OK},
     "own": {"anonymous": HIDDEN, "other": HIDDEN, "admin": HIDDEN, "viewer": DENIED, "scorer": DENIED, "owner": OK},
 }
 # On the API, what a page answers by sending the browser to log in is 401; a share link's token,
@@ -123,6 +125,12 @@ ROUTES: dict[str, tuple[str, list[tuple[str, str, Any]]]] = {
     "api.delete_deal": ("score", [("DELETE", "/api/v1/pulkas/{uid}/deals/1", None)]),
     "api.undo": ("score", [("POST", "/api/v1/pulkas/{uid}/undo", {})]),
     "api.patch_pulka": ("own", [("PATCH", "/api/v1/pulkas/{uid}", {"name": "Renamed"})]),
+    "api.player_stats": ("circle", [("GET", "/api/v1/players/{player}/stats", None)]),
+    "api.rename_player": ("circle", [("PATCH", "/api/v1/players/{player}", {"name": "Renamed"})]),
+    "api.merge_player": ("circle", [("POST", "/api/v1/players/{player}/merge", {"into": "nobody"})]),
+    "api.unmerge_player": ("circle", [("DELETE", "/api/v1/players/{player}/merge", None)]),
+    "pages.players": ("account", [("GET", "/players", None)]),
+    "pages.player": ("circle", [("GET", "/players/{player}", None)]),
     "api.close_pulka": ("own", [("POST", "/api/v1/pulkas/{uid}/close", {})]),
     "api.reopen_pulka": ("own", [("POST", "/api/v1/pulkas/{uid}/reopen", {})]),
     "api.list_shares": ("own", [("GET", "/api/v1/pulkas/{uid}/shares", None)]),
@@ -155,7 +163,8 @@ def world(app) -> World:
               for role in ("viewer", "scorer")}
     spare = owner.post(f"/api/v1/pulkas/{uid}/shares", json={"role": "viewer"}).json
     w.names = {"uid": uid, "spare": spare["id"], "spare_token": spare["token"],
-               "victim": str(_account_id(app, "victim"))}
+               "victim": str(_account_id(app, "victim")),
+               "player": owner.get("/api/v1/players?unfinished=1").json["players"][0]["id"]}
     for name, client in accounts.items():
         w.bearers[name] = client
         browser = app.test_client()

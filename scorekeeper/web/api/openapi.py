@@ -148,8 +148,6 @@ def document() -> dict[str, Any]:
         "/api/v1/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI"}}}},
         "/api/v1/parameters": {"get": {"summary": "Every rules.md §14 parameter and the three presets",
                                        "responses": {"200": {"description": "parameters and presets"}}}},
-        "/api/v1/players": {"get": {"summary": "Known player names (reused across pulkas)",
-                                    "responses": {"200": {"description": "names"}}}},
         "/api/v1/accounts": {
             "post": {"summary": "A new account (while registration is open, or by the administrator's token); "
                                 "the first account of a server is its administrator",

@@ -1,4 +1,4 @@
-"""What a client reads before it writes: the OpenAPI document, the rule parameters, the circle's players."""
+"""What a client reads before it writes: the OpenAPI document and the rule parameters."""
 
 from __future__ import annotations
 
@@ -8,9 +8,6 @@ from flask.typing import ResponseReturnValue
 from ...engine import PARAMETERS, PRESETS
 from ...words import literal
 from ..edge import i18n
-from ..edge.access import me
-from ..edge.context import store
-from ..services import pulkas as pulka_service
 from .blueprint import bp
 from .openapi import document
 
@@ -28,7 +25,3 @@ def parameters() -> ResponseReturnValue:
         "presets": {preset.value: rules.to_dict() for preset, rules in PRESETS.items()},
     })
 
-
-@bp.get("/players")
-def players() -> ResponseReturnValue:
-    return jsonify({"players": pulka_service.player_names(store().pulkas, me())})

@@ -78,7 +78,7 @@ class Pulka:
 
     def settled_now(self, ending: Ending, at: datetime, by: str = "") -> Result:
         """Its result if it ended `at` as it stands."""
-        return Result.settled(self.settlement, len(self.deals), ending, at, by)
+        return Result.settled(self.settlement, self.replay, ending, at, by)
 
     def result(self, number: int) -> DealResult:
         """Deal `number` (1-based) and what it wrote; NotFound for a deal the pulka does not have."""

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from ... import __version__
-from ...engine import Settlement, Transfer
+from ...engine import Replay, Roles, Settlement, Transfer, roles
 
 
 class Ending(StrEnum):
@@ -42,21 +42,24 @@ class Result:
     money: tuple[Decimal, ...]  # cents by seat, summing to 0
     transfers: tuple[Transfer, ...]
     pairwise: tuple[tuple[Fraction, ...], ...]  # [i][j]: what i wins from j
+    roles: tuple[Roles, ...]  # each seat's deals by role, for the statistics (CLUB.md §2)
 
     @classmethod
-    def settled(cls, s: Settlement, deals: int, ending: Ending, at: datetime, by: str = "") -> Result:
-        return cls(ending, at, by, __version__, deals, s.net, s.money, s.transfers, s.pairwise)
+    def settled(cls, s: Settlement, replayed: Replay, ending: Ending, at: datetime, by: str = "") -> Result:
+        return cls(ending, at, by, __version__, len(replayed.results), s.net, s.money, s.transfers, s.pairwise,
+                   roles(replayed))
 
     def same_score(self, other: Result) -> bool:
         """Whether `other` settles the pulka as this one did (when, how and which engine aside)."""
-        return (self.deals, self.net, self.money, self.transfers, self.pairwise) == (
-            other.deals, other.net, other.money, other.transfers, other.pairwise)
+        return (self.deals, self.net, self.money, self.transfers, self.pairwise, self.roles) == (
+            other.deals, other.net, other.money, other.transfers, other.pairwise, other.roles)
 
     def stored(self) -> dict[str, Any]:
         return {"ending": self.ending.value, "at": self.at.isoformat(), "by": self.by, "engine": self.engine,
                 "deals": self.deals, "net": [str(v) for v in self.net], "money": [str(v) for v in self.money],
                 "transfers": [[t.payer, t.payee, str(t.amount)] for t in self.transfers],
-                "pairwise": [[str(v) for v in row] for row in self.pairwise]}
+                "pairwise": [[str(v) for v in row] for row in self.pairwise],
+                "roles": [r.stored() for r in self.roles]}
 
     @classmethod
     def read(cls, data: object) -> Result | None:
@@ -67,5 +70,6 @@ class Result:
                    int(data["deals"]), tuple(Fraction(v) for v in data["net"]),
                    tuple(Decimal(v) for v in data["money"]),
                    tuple(Transfer(int(p), int(q), Decimal(a)) for p, q, a in data["transfers"]),
-                   tuple(tuple(Fraction(v) for v in row) for row in data["pairwise"]))
+                   tuple(tuple(Fraction(v) for v in row) for row in data["pairwise"]),
+                   tuple(Roles.read(r) for r in data["roles"]))
 

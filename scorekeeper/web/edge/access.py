@@ -85,7 +85,13 @@ NEEDS: dict[str, Need] = {
     "api.settle": Need.ANYONE,  # a paper sheet's settlement: nothing is stored
     "api.revoke_token": Need.ACCOUNT,
     "api.parameters": Need.ACCOUNT,
-    "api.players": Need.ACCOUNT,
+    "api.players": Need.ACCOUNT,  # the account's circle: the players of the pulkas it may read
+    "api.player_stats": Need.ACCOUNT,
+    "api.rename_player": Need.ACCOUNT,  # its own players only (the use case)
+    "api.merge_player": Need.ACCOUNT,
+    "api.unmerge_player": Need.ACCOUNT,
+    "pages.players": Need.ACCOUNT,
+    "pages.player": Need.ACCOUNT,
     "api.list_pulkas": Need.ACCOUNT,
     "api.create_pulka": Need.ACCOUNT,
     "api.import_pulka": Need.ACCOUNT,

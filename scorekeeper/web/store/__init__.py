@@ -1,8 +1,8 @@
 """The store: the only package that imports SQLAlchemy or Alembic.
 
 `db` opens the database and migrates it; `models` are its rows, never engine objects; one module per
-aggregate implements its feature's repository Protocol (services/): `pulkas`, `accounts`, `shares`, and
-`keys` for idempotency keys; `rows` and `deals` turn rows into domain and engine objects; `watch` is what a
+aggregate implements its feature's repository Protocol (services/): `pulkas`, `accounts`, `shares`,
+`players` (the circles and their records), `results` (frozen results), and `keys` for idempotency keys; `rows` and `deals` turn rows into domain and engine objects; `watch` is what a
 process knows of the database without asking it; `backup` and `restore` write and restore the whole
 database; `cache` keeps this process's pulkas by version.
 """
@@ -17,6 +17,7 @@ from .accounts import AccountStore
 from .cache import Section
 from .db import Database, sqlite_path
 from .keys import KeyStore
+from .players import PlayerStore
 from .pulkas import PulkaStore
 from .shares import ShareStore
 from .watch import CounterCheck, Listener, Watch, access_generation, lately_written
@@ -32,6 +33,7 @@ class Store:
         self.pulkas = PulkaStore(db, self.watch, cache, max_deals, limits)
         self.accounts = AccountStore(db, self.watch)
         self.shares = ShareStore(db, self.watch)
+        self.players = PlayerStore(db, self.pulkas)
         self.keys = KeyStore(db)
         self.listener: Listener | None = None
 

@@ -32,7 +32,7 @@ def freeze_finished(connection: Connection, at: datetime) -> int:
         replayed = replay(rules_, seats, deals, first_dealer, opening_of(opening, rules_))
         if not replayed.sheet.finished:
             continue
-        result = Result.settled(settle(replayed.sheet, rules_), len(deals), Ending.FINISHED, at)
+        result = Result.settled(settle(replayed.sheet, rules_), replayed, Ending.FINISHED, at)
         connection.execute(update(_PULKAS).where(_PULKAS.c.id == pulka_id)
                            .values(result=result.stored(), ended_at=at))
         connection.execute(insert(_EVENTS).values(pulka_id=pulka_id, what=Event.FINISHED.value, by="", at=at))

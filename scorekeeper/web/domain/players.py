@@ -1,0 +1,77 @@
+"""Players across pulkas (CLUB.md §1): a player of the caller's circle, and the filters every statistics
+page, call and file reads from its query."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from ...engine import Filter, Preset
+from ...words import Msg
+from .limits import CURRENCY_MAX, PLAYER_NAME_MAX
+from .reading import one_line
+from .refusals import Refused
+
+
+@dataclass(frozen=True)
+class Player:
+    """A name of the circle, by its public id; `merged_into`: the id of the player a merge made him one with
+    (his pulkas count for that one until the merge is undone); `own`: of the caller's account (he may rename
+    and merge him), not only met in a pulka shared with the caller."""
+
+    id: str
+    name: str
+    merged_into: str | None = None
+    own: bool = True
+
+
+FILTER_KEYS = ("from", "to", "preset", "players", "currency", "with", "unfinished")
+_DATE = re.compile(r"\d{4}-\d\d-\d\d")
+
+
+def read_filter(query: Mapping[str, Sequence[str]]) -> Filter[str]:
+    """The filter of a query ({key: its values}; CLUB.md §1); Refused naming the first field that is not one."""
+    def one(key: str) -> str | None:
+        values = query.get(key) or ()
+        return values[-1] if values else None
+
+    dates: list[date | None] = []
+    for key in ("from", "to"):
+        value = one(key)
+        try:
+            dates.append(date.fromisoformat(value) if value is not None and _DATE.fullmatch(value) else None)
+        except ValueError:
+            dates.append(None)
+        if value is not None and dates[-1] is None:
+            raise Refused(Msg("{key} is a date written YYYY-MM-DD")(key=key), key)
+    preset = one("preset")
+    if preset is not None and preset not in {p.value for p in Preset}:
+        raise Refused(Msg("preset is one of {choices}")(choices=", ".join(p.value for p in Preset)), "preset")
+    players = one("players")
+    if players is not None and players not in ("3", "4"):
+        raise Refused(Msg("players is 3 or 4"), "players")
+    currency = one("currency")
+    if currency is not None and len(currency) > CURRENCY_MAX:
+        raise Refused(Msg("currency is at most {most} characters")(most=CURRENCY_MAX), "currency")
+    unfinished = one("unfinished")
+    if unfinished not in (None, "0", "1"):
+        raise Refused(Msg("unfinished is 1 (count unfinished pulkas too) or 0"), "unfinished")
+    return Filter(dates[0], dates[1], preset, int(players) if players else None, currency,
+                  frozenset(query.get("with") or ()), unfinished == "1")
+
+
+def filter_query(f: Filter[str]) -> list[tuple[str, str]]:
+    """The filter as a query again, for the links of a page: what it keeps in the URL."""
+    pairs = [("from", f.start), ("to", f.end), ("preset", f.preset), ("players", f.players), ("currency", f.currency)]
+    query = [(key, str(value)) for key, value in pairs if value is not None]
+    return query + [("with", player) for player in sorted(f.with_)] + ([("unfinished", "1")] if f.unfinished else [])
+
+
+def read_name(value: object) -> str:
+    """A player's new name: one line of at most PLAYER_NAME_MAX characters, not empty."""
+    name = value.strip() if isinstance(value, str) else ""
+    if not name or len(name) > PLAYER_NAME_MAX or not one_line(name):
+        raise Refused(Msg("a player's name is one line of 1 to {most} characters")(most=PLAYER_NAME_MAX), "name")
+    return name

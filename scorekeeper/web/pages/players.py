@@ -1,0 +1,65 @@
+"""The players' pages: the circle's standings, and a player's page (his figures by role, head-to-head, his
+running totals), one filter bar on both, kept in the URL; renaming and merging his own players."""
+
+from __future__ import annotations
+
+from flask import flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+from ...engine import Filter
+from ..domain.players import FILTER_KEYS, filter_query, read_filter, read_name
+from ..domain.refusals import Refused
+from ..edge import i18n
+from ..edge.access import me
+from ..edge.context import store
+from ..services import players as player_service
+from ..views.players import charts, rows
+from .blueprint import bp
+
+FLOOR = 3  # fewer counted pulkas than this: a provisional line, and no rival or nemesis
+
+
+def _filter() -> Filter[str]:
+    return read_filter({key: request.args.getlist(key) for key in FILTER_KEYS if key in request.args})
+
+
+@bp.get("/players")
+def players() -> ResponseReturnValue:
+    f = _filter()
+    circle = player_service.circle(store().players, me(), f)
+    lines = [(circle.player(s.player), s) for s in player_service.standings_of(circle, FLOOR)]
+    return render_template("players/players.html", lines=lines, floor=FLOOR, f=f, query=filter_query(f))
+
+
+@bp.route("/players/<player>", methods=["GET", "POST"])
+def player(player: str) -> ResponseReturnValue:
+    if request.method == "POST":
+        return _edit(player)
+    f = _filter()
+    circle, page = player_service.of_player(store().players, me(), player, f)
+    shown = rows(page.stats, circle.name_of)
+    rivals = [h for h in page.stats.head_to_head if h.pulkas >= FLOOR]
+    return render_template("players/player.html", page=page, shown=shown, charts=charts(page.running),
+                           rivals=rivals, floor=FLOOR, f=f, query=filter_query(f), circle=circle)
+
+
+def _edit(player: str) -> ResponseReturnValue:
+    """Rename, merge into another player of the circle, or undo a merge into this one."""
+    form = request.form
+    try:
+        if form.get("action") == "rename":
+            renamed = player_service.rename(store().players, me(), player, read_name(form.get("name")))
+            flash(gettext("Renamed %(name)s.", name=renamed.name))
+        elif form.get("action") == "merge":
+            player_service.merge(store().players, me(), player, form.get("into", ""))
+            flash(gettext("Merged: his pulkas count for the one you chose; the merge can be undone there."))
+            return redirect(url_for(".player", player=form.get("into", "")))
+        elif form.get("action") == "unmerge":
+            player_service.unmerge(store().players, me(), form.get("merged", ""))
+            flash(gettext("The merge is undone."))
+    except Refused as error:
+        if error.code == "not_found":
+            raise
+        flash(i18n.say(error), "error")
+    return redirect(url_for(".player", player=player))

@@ -1,0 +1,88 @@
+"""Players across evenings (CLUB.md §1-2): the caller's circle, a player's statistics over the pulkas that
+count for the caller, the standings of the circle; renaming and merging his own players.
+
+The figures are the engine's (engine.stats) over the records the repository gives: frozen pulkas' stored
+results, never a fresh replay, and only pulkas the caller may read."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ...engine import Filter, PlayerStats, Record, player_stats, running, standings
+from ...engine.stats import Running, Standing
+from ..domain.players import Player
+from ..domain.refusals import NotFound
+
+
+class PlayerRepository(Protocol):
+    def records(self, account_id: int, unfinished: bool = False) -> tuple[list[Player], list[Record[str]]]:
+        """The account's circle, and a record of every pulka it may read (frozen ones; `unfinished`: all)."""
+
+    def merged_ones(self, account_id: int, uid: str) -> list[Player]: ...
+
+    def rename(self, account_id: int, uid: str, name: str) -> Player: ...
+
+    def merge(self, account_id: int, gone: str, into: str) -> None: ...
+
+    def unmerge(self, account_id: int, uid: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Circle:
+    """The caller's players and the records that count under a filter."""
+
+    players: tuple[Player, ...]
+    records: tuple[Record[str], ...]
+    filter: Filter[str]
+
+    def name_of(self, uid: str) -> str:
+        return next(p.name for p in self.players if p.id == uid)
+
+    def player(self, uid: str) -> Player:
+        found = next((p for p in self.players if p.id == uid), None)
+        if found is None:
+            raise NotFound("player")
+        return found
+
+    def pulkas_of(self, uid: str) -> int:
+        return sum(uid in r.players and self.filter.admits(r, uid) for r in self.records)
+
+
+def circle(players: PlayerRepository, account_id: int, filter: Filter[str]) -> Circle:
+    found, records = players.records(account_id, filter.unfinished)
+    return Circle(tuple(sorted(found, key=lambda p: p.name.casefold())), tuple(records), filter)
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    player: Player
+    stats: PlayerStats[str]
+    running: Running
+    merged: tuple[Player, ...]
+
+
+def of_player(players: PlayerRepository, account_id: int, uid: str, filter: Filter[str]) -> tuple[Circle, PlayerPage]:
+    """A player's statistics, his running totals and those merged into him; NotFound for a player not of the
+    caller's circle (as for a pulka, one he may not see does not exist)."""
+    c = circle(players, account_id, filter)
+    player = c.player(uid)
+    merged = tuple(players.merged_ones(account_id, uid)) if player.own else ()
+    return c, PlayerPage(player, player_stats(uid, c.records, filter), running(uid, c.records, filter), merged)
+
+
+def standings_of(c: Circle, floor: int) -> Sequence[Standing[str]]:
+    return standings(c.records, c.filter, floor)
+
+
+def rename(players: PlayerRepository, account_id: int, uid: str, name: str) -> Player:
+    return players.rename(account_id, uid, name)
+
+
+def merge(players: PlayerRepository, account_id: int, gone: str, into: str) -> None:
+    players.merge(account_id, gone, into)
+
+
+def unmerge(players: PlayerRepository, account_id: int, uid: str) -> None:
+    players.unmerge(account_id, uid)

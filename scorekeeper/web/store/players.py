@@ -1,0 +1,142 @@
+"""Players across pulkas in the database: the caller's circle, the records of the pulkas he may read (each
+frozen pulka's stored result, never a replay), renaming and merging his own players."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta, timezone
+from typing import Any
+
+from sqlalchemy import or_, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ...engine import Record
+from ..domain.players import Player
+from ..domain.pulkas import Stamp, Standing
+from ..domain.refusals import NotFound, Refused
+from ..domain.results import Result
+from ...words import Msg
+from .db import Database
+from .models import AccessRow, PlayerRow, PulkaRow, SeatRow, ShareRow
+from .pulkas import PulkaStore
+from .rows import aware
+from .watch import stamped
+
+
+class PlayerStore:
+    """The circles of one database (services.players.PlayerRepository)."""
+
+    def __init__(self, db: Database, pulkas: PulkaStore):
+        self.db = db
+        self.pulkas = pulkas  # an unfinished pulka, when asked for, is read (and replayed) as any
+
+    def records(self, account_id: int, unfinished: bool = False) -> tuple[list[Player], list[Record[str]]]:
+        """The players of the pulkas the account may read (its own, and those of tables shared with it), each
+        merged one counted as the one he is merged into, and a record of each of those pulkas: frozen ones
+        from their stored results; with `unfinished`, the others as they stand."""
+        with self.db.Session() as session:
+            rows = list(session.scalars(select(PulkaRow).where(_readable(account_id)).order_by(PulkaRow.created_at,
+                                                                                                  PulkaRow.id)))
+            seated = {player.id: player for row in rows for player in (seat.player for seat in row.seats)}
+            own = {p.id: p for p in session.scalars(select(PlayerRow).where(PlayerRow.owner_id == account_id))}
+            by_id = seated | own
+            roots = {pid: _root(session, by_id, pid) for pid in by_id}
+            players = {roots[pid].uid: _player(roots[pid], account_id) for pid in by_id}
+            records = []
+            for row in rows:
+                keys = tuple(roots[seat.player_id].uid for seat in row.seats)
+                if row.result is not None:
+                    records.append(_frozen(row, keys, Result.read(row.result)))
+                elif unfinished:
+                    pulka = self.pulkas.get(row.uid)
+                    records.append(Record.of(keys, pulka.replay, pulka.started.date(), pulka.currency))
+        return list(players.values()), records
+
+    def merged_ones(self, account_id: int, uid: str) -> list[Player]:
+        """The account's players merged into `uid`."""
+        with self.db.Session() as session:
+            target = self._own(session, account_id, uid)
+            return [_player(p, account_id) for p in session.scalars(
+                select(PlayerRow).where(PlayerRow.merged_into_id == target.id).order_by(PlayerRow.name))]
+
+    def rename(self, account_id: int, uid: str, name: str) -> Player:
+        try:
+            with self.db.Session.begin() as session:
+                row = self._own(session, account_id, uid)
+                row.name = name
+                session.flush()
+                player = _player(row, account_id)
+                # The pulkas he sits in show the new name: a new version of each, so that every process and
+                # every watching phone reads them again.
+                for pulka in session.scalars(select(PulkaRow).join(SeatRow, SeatRow.pulka_id == PulkaRow.id)
+                                             .where(SeatRow.player_id == row.id)):
+                    pulka.version += 1
+                    standing = Standing.read(pulka.standing)
+                    stamped(session, pulka.uid, Stamp(pulka.version, standing.deals if standing else 0,
+                                                      pulka.last_change))
+        except IntegrityError:
+            raise Refused(Msg("{name} is a player of your circle already: merge the two instead")(name=name),
+                          "name") from None
+        return player
+
+    def merge(self, account_id: int, gone: str, into: str) -> None:
+        with self.db.Session.begin() as session:
+            row = self._own(session, account_id, gone)
+            target = session.scalars(select(PlayerRow).where(PlayerRow.uid == into, PlayerRow.owner_id == account_id)
+                                     ).one_or_none()
+            if target is None or row.id == target.id or target.merged_into_id is not None:
+                raise Refused(Msg("merge a player into another one of your circle, not merged himself"), "into")
+            shared = session.scalar(select(SeatRow.pulka_id).where(SeatRow.player_id == row.id).intersect(
+                select(SeatRow.pulka_id).where(SeatRow.player_id == target.id)).limit(1))
+            if shared is not None:
+                raise Refused(Msg("the two sat at one table in a pulka: they are two players"), "into")
+            for merged in session.scalars(select(PlayerRow).where(PlayerRow.merged_into_id == row.id)):
+                merged.merged_into_id = target.id  # those merged into him follow him
+            row.merged_into_id = target.id
+
+    def unmerge(self, account_id: int, uid: str) -> None:
+        with self.db.Session.begin() as session:
+            row = self._own(session, account_id, uid)
+            if row.merged_into_id is None:
+                raise Refused(Msg("this player is not merged into another"), "id")
+            row.merged_into_id = None
+
+    @staticmethod
+    def _own(session: Session, account_id: int, uid: str) -> PlayerRow:
+        row = session.scalars(select(PlayerRow).where(PlayerRow.uid == uid, PlayerRow.owner_id == account_id)
+                              ).one_or_none()
+        if row is None:
+            raise NotFound("player")
+        return row
+
+
+def _readable(account_id: int) -> Any:
+    """The account's own pulkas, and those of the tables a link it opened shares."""
+    shared = (select(PulkaRow.table_uid).join(ShareRow, ShareRow.pulka_id == PulkaRow.id)
+              .join(AccessRow, AccessRow.share_id == ShareRow.id).where(AccessRow.account_id == account_id))
+    return or_(PulkaRow.owner_id == account_id, PulkaRow.table_uid.in_(shared))
+
+
+def _root(session: Session, known: dict[int, PlayerRow], player_id: int) -> PlayerRow:
+    row = known[player_id]
+    for _ in range(len(known) + 1):  # merges are one level deep (merge moves those merged into the gone one)
+        if row.merged_into_id is None:
+            return row
+        row = known.get(row.merged_into_id) or session.get_one(PlayerRow, row.merged_into_id)
+        known.setdefault(row.id, row)
+    return row
+
+
+def _player(row: PlayerRow, account_id: int) -> Player:
+    return Player(row.uid, row.name, None, row.owner_id == account_id)
+
+
+def _frozen(row: PulkaRow, keys: tuple[str, ...], result: Result | None) -> Record[str]:
+    assert result is not None
+    return Record(str(row.rules.get("preset", "sochi")), row.currency, _local_date(row), True, keys, result.net,
+                  result.money, result.pairwise, result.roles)
+
+
+def _local_date(row: PulkaRow) -> date:
+    return aware(row.created_at).astimezone(timezone(timedelta(minutes=row.utc_offset or 0))).date()
+
