@@ -264,6 +264,32 @@ def db_claim_command(args: argparse.Namespace) -> int:
 
 
 @_operational
+def stats_verify_command(args: argparse.Namespace) -> int:
+    """Every frozen pulka replayed by this engine: those it would settle otherwise are listed, exit status 1;
+    nothing is changed."""
+    from .web.services import results
+    from .web.store import Database, Store
+
+    database = Database(_database_url(args, create=False))
+    database.open()
+    store = Store(database)
+    differ = 0
+    try:
+        for pulka, now in results.verify(store.pulkas, store.results):
+            differ += 1
+            assert pulka.frozen is not None
+            kept = ", ".join(f"{n} {v}" for n, v in zip(pulka.players, pulka.frozen.net))
+            fresh = ", ".join(f"{n} {v}" for n, v in zip(pulka.players, now.net))
+            print(f"{pulka.uid} {pulka.name!r} (engine {pulka.frozen.engine}): kept {kept}; now {fresh}")
+        checked = sum(1 for _ in store.results.frozen_uids())
+    finally:
+        store.close()
+    print(f"scorekeeper: {checked} frozen pulka{'' if checked == 1 else 's'} checked, {differ} would be settled "
+          f"otherwise; nothing was changed")
+    return 1 if differ else 0
+
+
+@_operational
 def backup_command(args: argparse.Namespace) -> int:
     """`backup` and `restore`: the same database, found the same way, in either direction."""
     from .web.store import backup, restore
@@ -316,6 +342,13 @@ def build_parser() -> argparse.ArgumentParser:
         "create", help="make an account, asking for its password (the first account is the administrator)")
     create.add_argument("username")
     create.set_defaults(run=account_create_command)
+
+    stats = commands.add_parser("stats", help="the statistics' stored results")
+    stats_commands = stats.add_subparsers(dest="stats_command", required=True)
+    verify = stats_commands.add_parser("verify", help="replay every frozen pulka and list those this engine would "
+                                                      "settle otherwise (exit status 1); changes nothing")
+    verify.add_argument("--url", help=url_help)
+    verify.set_defaults(run=stats_verify_command)
 
     backup = commands.add_parser("backup", help="copy the database to FILE, also while the server runs")
     backup.add_argument("file", help="FILE.json.gz: an archive (SQLite or PostgreSQL); any other name: "

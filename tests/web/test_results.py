@@ -160,3 +160,28 @@ def test_a_page_write_on_a_frozen_pulka_says_why_on_the_sheet(client):
     page = client.post(f"/p/{pulka}/undo", data={}, follow_redirects=True).get_data(as_text=True)
     assert "its owner reopens it" in page
     assert client.get(f"/api/v1/pulkas/{pulka}").json["deals"] == 10
+
+
+def test_stats_verify_lists_a_stored_result_the_engine_would_write_otherwise_and_changes_nothing(tmp_path):
+    from .conftest import make_app
+    from .test_cli_db import run
+
+    url = f"sqlite:///{tmp_path / 'verify.sqlite'}"
+    app = make_app(url, tmp_path)
+    client = signed_in(app)
+    pulka = sochi(client)
+    sochi(client, 4)  # not frozen: not checked
+    app.extensions["scorekeeper"].db.engine.dispose()
+    done = run("stats", "verify", "--url", url)
+    assert done.returncode == 0 and "1 frozen pulka checked, 0 would be settled otherwise" in done.stdout
+    engine = app.extensions["scorekeeper"].db.engine
+    with engine.begin() as connection:
+        stored = json.loads(connection.execute(text("SELECT result FROM pulkas WHERE uid = :u"), {"u": pulka}).scalar())
+        stored["net"][0] = "263"  # as if an older engine had scored A otherwise
+        connection.execute(text("UPDATE pulkas SET result = :r WHERE uid = :u"), {"r": json.dumps(stored), "u": pulka})
+    done = run("stats", "verify", "--url", url)
+    assert done.returncode == 1 and pulka in done.stdout and "kept A 263" in done.stdout and "now A 790/3" in done.stdout
+    with engine.connect() as connection:
+        assert json.loads(connection.execute(text("SELECT result FROM pulkas WHERE uid = :u"),
+                                             {"u": pulka}).scalar())["net"][0] == "263"
+    engine.dispose()

@@ -19,6 +19,7 @@ from .db import Database, sqlite_path
 from .keys import KeyStore
 from .players import PlayerStore
 from .pulkas import PulkaStore
+from .results import ResultStore
 from .shares import ShareStore
 from .watch import CounterCheck, Listener, Watch, access_generation, lately_written
 
@@ -34,6 +35,7 @@ class Store:
         self.accounts = AccountStore(db, self.watch)
         self.shares = ShareStore(db, self.watch)
         self.players = PlayerStore(db, self.pulkas)
+        self.results = ResultStore(db)
         self.keys = KeyStore(db)
         self.listener: Listener | None = None
 

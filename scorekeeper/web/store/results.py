@@ -8,11 +8,26 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Connection, DateTime, Integer, String, column, insert, table, text, update
+from sqlalchemy import JSON, Connection, DateTime, Integer, String, column, insert, select, table, text, update
 
 from ...engine import Contract, Deal, DealType, Rules, replay, settle
 from ..domain.results import Ending, Event, Result
+from .db import Database
+from .models import PulkaRow
 from .rows import opening_of
+
+
+class ResultStore:
+    """The frozen pulkas of one database (services.results.FrozenPulkas)."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    def frozen_uids(self) -> Iterator[str]:
+        with self.db.reads.connect() as connection:
+            uids = connection.execute(select(PulkaRow.uid).where(PulkaRow.result.is_not(None))
+                                      .order_by(PulkaRow.ended_at, PulkaRow.id)).scalars().all()
+        return iter(uids)
 
 
 # The tables as that migration left them (not the models, which go on changing).
