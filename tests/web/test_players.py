@@ -33,6 +33,9 @@ def test_the_circle_lists_each_player_with_the_pulkas_that_count(client, club):
     listed = client.get("/api/v1/players").json["players"]
     assert [(p["name"], p["pulkas"]) for p in listed] == [("A", 2), ("B", 2), ("C", 2)]
     assert [p["pulkas"] for p in client.get("/api/v1/players?unfinished=1").json["players"]] == [3, 3, 3]
+    # the circle read before is not what a new frozen pulka is counted against: it counts at once
+    client.post(f"/api/v1/pulkas/{club['going']}/close")
+    assert [p["pulkas"] for p in client.get("/api/v1/players").json["players"]] == [3, 3, 3]
 
 
 def test_a_players_statistics_worked_out_by_hand(client, club):

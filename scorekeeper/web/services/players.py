@@ -17,7 +17,7 @@ from ..domain.refusals import NotFound
 
 
 class PlayerRepository(Protocol):
-    def records(self, account_id: int, unfinished: bool = False) -> tuple[list[Player], list[Record[str]]]:
+    def records(self, account_id: int, unfinished: bool = False) -> tuple[Sequence[Player], Sequence[Record[str]]]:
         """The account's circle, and a record of every pulka it may read (frozen ones; `unfinished`: all)."""
 
     def merged_ones(self, account_id: int, uid: str) -> list[Player]: ...

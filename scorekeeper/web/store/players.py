@@ -3,10 +3,11 @@ frozen pulka's stored result, never a replay), renaming and merging his own play
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import date, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -23,17 +24,43 @@ from .rows import aware
 from .watch import stamped
 
 
+Circle = tuple[tuple[Player, ...], tuple[Record[str], ...]]
+
+
 class PlayerStore:
     """The circles of one database (services.players.PlayerRepository)."""
 
-    def __init__(self, db: Database, pulkas: PulkaStore):
+    def __init__(self, db: Database, pulkas: PulkaStore, remember: int = 64):
         self.db = db
         self.pulkas = pulkas  # an unfinished pulka, when asked for, is read (and replayed) as any
+        # The latest circles read, by account, with the fingerprint they were read at.
+        self._known: OrderedDict[tuple[int, bool], tuple[tuple[Any, ...], Circle]] = OrderedDict()
+        self._remember = remember
 
-    def records(self, account_id: int, unfinished: bool = False) -> tuple[list[Player], list[Record[str]]]:
+    def records(self, account_id: int, unfinished: bool = False) -> Circle:
         """The players of the pulkas the account may read (its own, and those of tables shared with it), each
         merged one counted as the one he is merged into, and a record of each of those pulkas: frozen ones
-        from their stored results; with `unfinished`, the others as they stand."""
+        from their stored results; with `unfinished`, the others as they stand. Read again only when a
+        fingerprint of them changed (a write, a freeze, a rename bumps a pulka's version; a merge, a link
+        opened or revoked change the counts): one aggregate query otherwise."""
+        key = (account_id, unfinished)
+        with self.db.reads.connect() as connection:
+            fingerprint = tuple(connection.execute(select(
+                func.count(PulkaRow.id), func.sum(PulkaRow.version), func.max(PulkaRow.id)).where(
+                _readable(account_id))).one()) + tuple(connection.execute(select(
+                    func.count(PlayerRow.id), func.sum(func.coalesce(PlayerRow.merged_into_id, 0))).where(
+                    PlayerRow.owner_id == account_id)).one())
+        known = self._known.get(key)
+        if known is not None and known[0] == fingerprint:
+            self._known.move_to_end(key)
+            return known[1]
+        circle = self._read(account_id, unfinished)
+        self._known[key] = (fingerprint, circle)
+        while len(self._known) > self._remember:
+            self._known.popitem(last=False)
+        return circle
+
+    def _read(self, account_id: int, unfinished: bool) -> Circle:
         with self.db.Session() as session:
             rows = list(session.scalars(select(PulkaRow).where(_readable(account_id)).order_by(PulkaRow.created_at,
                                                                                                   PulkaRow.id)))
@@ -50,7 +77,7 @@ class PlayerStore:
                 elif unfinished:
                     pulka = self.pulkas.get(row.uid)
                     records.append(Record.of(keys, pulka.replay, pulka.started.date(), pulka.currency))
-        return list(players.values()), records
+        return tuple(players.values()), tuple(records)
 
     def merged_ones(self, account_id: int, uid: str) -> list[Player]:
         """The account's players merged into `uid`."""
