@@ -75,7 +75,9 @@ def test_every_form_under_hostile_fields(app):
         # route a real one.
         uid = sochi(client, 6)
         share = client.post(f"/api/v1/pulkas/{uid}/shares", json={"role": "viewer"}).json["id"]
-        real = {"uid": uid, "number": "3", "share_id": share, "account_id": victim_id, "token": "no-such-token"}
+        player = client.get("/api/v1/players").json["players"][0]["id"]
+        real = {"uid": uid, "number": "3", "share_id": share, "account_id": victim_id, "token": "no-such-token",
+                "player": player}
         path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: real[m[1]], rule.rule)
         # The victim's own session for its password page, so that the owner's token is not signed out.
         poster = victim if rule.endpoint == "pages.account" else client
