@@ -38,6 +38,11 @@ class PulkaChange(Protocol):
 
     def set_settings(self, settings: Settings) -> None: ...
 
+    @property
+    def owner_deals(self) -> int | None:
+        """How many deals the pulka's owner's pulkas hold, counted when the write began under its lock; None
+        unless the write was opened `counting`."""
+
     def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
         """The pulka this write makes, kept by its new version once the transaction commits."""
 
@@ -62,6 +67,9 @@ class PulkaRepository(Protocol):
     def get(self, uid: str) -> Pulka:
         """The pulka as it is now, replayed; NotFound when there is none."""
 
+    def known(self, uid: str) -> Pulka:
+        """The pulka as this process last knew it, which may be a version behind the database's; NotFound."""
+
     def stamp(self, uid: str, seen: int = 0) -> Stamp:
         """The pulka's version, deals and last change, never older than the version `seen`; NotFound."""
 
@@ -74,11 +82,12 @@ class PulkaRepository(Protocol):
                started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "") -> Pulka:
         """A new pulka at `table` (a pulka's `table`), else at a table of its own."""
 
-    def writing(self, uid: str, once: Once[Pulka] | None = None,
-                expected: int | None = None) -> AbstractContextManager[PulkaChange]:
+    def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
+                counting: bool = False) -> AbstractContextManager[PulkaChange]:
         """One transaction on one pulka: committed when the block ends, rolled back if it raises. NotFound: no
         such pulka; Answered: the key's write was made already; VersionConflict: the pulka is not at the
-        `expected` version (the one the caller last saw; None: any), found before anything is read."""
+        `expected` version (the one the caller last saw; None: any), found before anything is read.
+        `counting`: the change knows its owner's deals (`owner_deals`), counted as the write begins."""
 
     def delete(self, uid: str) -> None: ...
 
@@ -88,6 +97,13 @@ class PulkaRepository(Protocol):
 
 def get_pulka(pulkas: PulkaRepository, uid: str) -> Pulka:
     return pulkas.get(uid)
+
+
+def pulka_to_write(pulkas: PulkaRepository, uid: str) -> Pulka:
+    """What a write's request is read against (its players' names, the number of a new deal): the pulka as
+    this process last knew it, without asking the database when it may trust that. The write itself takes
+    the pulka as it is under its lock, and the version the caller saw, if it says one."""
+    return pulkas.known(uid)
 
 
 def version(pulkas: PulkaRepository, uid: str, seen: int = 0) -> Stamp:
@@ -125,15 +141,17 @@ def create_pulka(pulkas: PulkaRepository, owner_id: int, settings: Settings, dea
     return pulkas.create(owner_id, settings, deals, replayed(settings, deals), started, once, table)
 
 
-def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pulka: bool = False) -> None:
-    """Whether the account has room for a new pulka and for `deals` more deals; refused otherwise."""
+def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pulka: bool = False,
+               held: int | None = None) -> None:
+    """Whether the account has room for a new pulka and for `deals` more deals; refused otherwise. `held`: the
+    deals the account holds, if the caller counted them already (a write opened `counting`)."""
     if owner_id is None:
         return  # a pulka from before accounts: nobody's to count
     limits = pulkas.account_limits
     # Each count only where it can refuse: a deal's write (every few seconds at every table) counts no pulkas.
     if new_pulka and pulkas.account_pulkas(owner_id) >= limits.pulkas:
         raise TooManyPulkas(limits.pulkas)
-    if deals and pulkas.account_deals(owner_id) + deals > limits.deals:
+    if deals and (pulkas.account_deals(owner_id) if held is None else held) + deals > limits.deals:
         raise AccountFull(limits.deals)
 
 
