@@ -11,8 +11,10 @@ from sqlalchemy import create_engine, text
 
 from scorekeeper.engine import Rules
 from scorekeeper.web.domain.pulkas import Settings, Stamp
+from scorekeeper.web.domain.reading import read_deal
+from scorekeeper.web.domain.refusals import VersionConflict
 from scorekeeper.web.domain.shares import Role
-from scorekeeper.web.services import pulkas
+from scorekeeper.web.services import deals, pulkas
 from scorekeeper.web.store import Store
 from scorekeeper.web.store.db import Database, normalize_url
 from scorekeeper.web.store.watch import APPLICATION, Watch
@@ -83,6 +85,30 @@ def test_sqlite_processes_learn_from_the_change_counter(tmp_path):
     assert two.shares.access(pulka.uid, None, [share.token], remembered=True) is None
     for store in (one, two):
         store.close()
+
+
+def test_a_write_on_a_version_known_gone_is_refused_without_a_transaction(database_url):
+    """Fifty phones writing on one pulka keep meeting versions that are gone: what this process knows of
+    the pulka refuses those before any statement is sent; a write on the version the pulka is at still goes
+    to the database, and sends the stamp to the other processes with its last statement."""
+    store = Store(Database(database_url))
+    store.db.upgrade()
+    store.watch_changes()
+    _until(store.watch.trusted)
+    owner = store.accounts.create_account("owner", "not a real hash").id
+    pulka = pulkas.create_pulka(store.pulkas, owner, Settings("t", "", ("A", "B", "C"), 0, Rules.of("sochi")))
+    deal = read_deal(RASPASY, pulka.players, 1)
+    deals.add_deal(store.pulkas, pulka.uid, deal, expected=1)
+    _until(lambda: store.watch.stamp(pulka.uid) is not None)
+    sent = store.db.statements()
+    with pytest.raises(VersionConflict):
+        deals.add_deal(store.pulkas, pulka.uid, deal, expected=1)
+    assert store.db.statements() == sent  # refused from memory
+    deals.add_deal(store.pulkas, pulka.uid, deal, expected=2)
+    written = store.db.statements() - sent
+    assert written == (3 if database_url.startswith("postgresql") else 4)  # bump (and count), deal, last change
+    assert store.pulkas.stamp(pulka.uid).version == 3
+    store.close()
 
 
 def _until(check, seconds: float = 20.0):

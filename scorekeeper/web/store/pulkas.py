@@ -173,6 +173,11 @@ class PulkaStore:
         idempotency key `once`, the key and its answer are stored in the same transaction; Answered if the
         key's write was made already. VersionConflict when the pulka is not at the `expected` version.
         `counting`: the change knows how many deals the owner's pulkas hold (the room check of a new deal)."""
+        known = self.watch.stamp(uid)
+        if expected is not None and once is None and known is not None and known.version > expected:
+            # Stale for sure, since a version only moves forward: refused without a transaction. (Under a key the
+            # database is asked: the version may have moved on by this very request's first sending.)
+            raise VersionConflict()
         with self.db.Session.begin() as session:
             # Bumping the version first locks the pulka (a row lock in PostgreSQL, the write lock in
             # SQLite), so concurrent writes to one pulka queue up instead of interleaving; a write on a
@@ -183,7 +188,7 @@ class PulkaStore:
             if once is not None and (first := answer(session, once)) is not None:
                 raise Answered(first)
             if found is None:
-                exists = session.scalar(select(PulkaRow.id).where(PulkaRow.uid == uid)) is not None
+                exists = known is not None or session.scalar(select(PulkaRow.id).where(PulkaRow.uid == uid)) is not None
                 raise VersionConflict() if exists else NotFound()
             pulka_id, version, owner_deals = found
             before = self.cache.get((uid, version - 1))
