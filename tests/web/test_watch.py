@@ -17,6 +17,7 @@ from scorekeeper.web.domain.shares import Role
 from scorekeeper.web.services import deals, pulkas
 from scorekeeper.web.store import Store
 from scorekeeper.web.store.db import Database, normalize_url
+from scorekeeper.web.store import watch as watching
 from scorekeeper.web.store.watch import APPLICATION, Watch
 
 from .test_processes import servers  # noqa: F401  (the fixture)
@@ -58,6 +59,19 @@ def test_a_remembered_access_holds_until_any_access_changes():
     assert watch.remembered(("access", "p"), lambda: next(answers)) == "viewer"
     watch.access_changed()  # a link revoked
     assert watch.remembered(("access", "p"), lambda: next(answers)) == "none"
+
+
+def test_what_is_remembered_is_bounded(monkeypatch):
+    """Tokens and sessions nobody holds, sent by the thousand, are remembered as nobody's: past the bound,
+    everything is forgotten and asked again."""
+    monkeypatch.setattr(watching, "MOST_REMEMBERED", 3)
+    watch = Watch()
+    watch.start_over()
+    for key in range(3):
+        watch.remembered(("token", key), lambda: None)
+    assert watch.remembered(("token", 0), lambda: "asked") is None  # still remembered
+    watch.remembered(("token", 3), lambda: None)
+    assert watch.remembered(("token", 0), lambda: "asked") == "asked"
 
 
 def test_sqlite_processes_learn_from_the_change_counter(tmp_path):

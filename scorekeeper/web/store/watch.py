@@ -38,6 +38,7 @@ REFRESH = 0.25  # seconds: on SQLite, how stale what a process knows may be (a p
 # the pulkas written this long before the last reading are read again, so none committed since is missed.
 SLACK = timedelta(seconds=30)
 KEEP = 300.0  # seconds: a remembered access is asked again this often (the link's last use is noted then)
+MOST_REMEMBERED = 20_000  # answers: more (tokens nobody holds, say) and all are forgotten, to be asked again
 RECONNECT = 1.0  # seconds between attempts to listen again
 APPLICATION = "scorekeeper-listener"  # the listening connection's name in pg_stat_activity, with the pid
 
@@ -95,6 +96,8 @@ class Watch:
         generation = self.generation
         answer = ask()
         with self._lock:
+            if len(self._remembered) >= MOST_REMEMBERED:
+                self._remembered.clear()
             if generation == self.generation:  # no access changed while it was asked
                 self._remembered[key] = (generation, time.monotonic(), answer)
         return answer
