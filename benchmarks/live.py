@@ -132,6 +132,7 @@ def server_figures(instance: str) -> dict:
     summed: dict = {"processes": len(found), "counter_readings": sum(f["counter_readings"] for f in found)}
     for kind in ("version", "deal"):
         summed[kind] = {key: sum(f[kind][key] for f in found) for key in ("count", "cpu", "statements")}
+        summed[kind]["walls"] = [wall for f in found for wall in f[kind].get("walls", ())]
     return summed
 
 
@@ -232,7 +233,8 @@ def main() -> int:
     deals = figures["deal"]
     written = deals["count"] or 1
     print(f"  deal writes answered: {deals['count']}; CPU {deals['cpu'] / written * 1000:.2f} ms and "
-          f"{deals['statements'] / written:.1f} statements per write")
+          f"{deals['statements'] / written:.1f} statements per write; in the server median "
+          f"{statistics.median(deals['walls'] or [0]) * 1000:.1f} ms, p95 {p95(deals['walls']) * 1000:.1f} ms")
     print(f"\ngoals {'met' if met else 'NOT met'}")
     return 0
 

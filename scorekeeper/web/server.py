@@ -110,14 +110,16 @@ class Tally:
 
     def __init__(self, app: Flask):
         self.app, self.wsgi = app, app.wsgi_app
-        self.figures = {kind: {"count": 0, "cpu": 0.0, "statements": 0} for kind in self.KINDS.values()}
+        # The seconds each answer took in the app ("walls"), beside what the caller waited in all.
+        self.figures: dict[str, dict[str, Any]] = {kind: {"count": 0, "cpu": 0.0, "statements": 0, "walls": []}
+                                                   for kind in self.KINDS.values()}
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
         path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "")
         kind = next((k for (m, end), k in self.KINDS.items() if method == m and path.endswith(end)), None)
         if kind is None:
             return self.wsgi(environ, start_response)
-        db, cpu = store(self.app).db, time.thread_time()
+        db, cpu, wall = store(self.app).db, time.thread_time(), time.monotonic()
         sent = db.statements()
         try:
             return self.wsgi(environ, start_response)
@@ -126,6 +128,7 @@ class Tally:
             figures["count"] += 1
             figures["cpu"] += time.thread_time() - cpu
             figures["statements"] += db.statements() - sent
+            figures["walls"].append(time.monotonic() - wall)
 
     def write(self, path: str) -> None:
         with open(path, "w", encoding="utf-8") as out:

@@ -61,6 +61,9 @@ class FakePulkas:
             raise NotFound()
         return _pulka(row)
 
+    def known(self, uid: str) -> Pulka:
+        return self.get(uid)
+
     def stamp(self, uid: str, seen: int = 0) -> Stamp:
         return self.get(uid).stamp
 
@@ -97,7 +100,7 @@ class FakePulkas:
 
     @contextmanager
     def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
-                thawing: bool = False) -> Iterator[FakeChange]:
+                thawing: bool = False, counting: bool = False) -> Iterator[FakeChange]:
         row = self.rows.get(uid)
         if once is not None and (first := self._answer(once)) is not None:
             raise Answered(first)
@@ -107,7 +110,8 @@ class FakePulkas:
             raise VersionConflict()
         if row.result is not None and not thawing:
             raise PulkaFrozen()
-        change = FakeChange(_pulka(row), copy.deepcopy(row))
+        change = FakeChange(_pulka(row), copy.deepcopy(row),
+                            self.account_deals(row.owner_id) if counting else None)
         yield change  # an error raised in the block leaves the stored row as it was
         if change.after is not None:
             self._remember(once, change.after)
@@ -130,9 +134,10 @@ class FakePulkas:
 
 
 class FakeChange:
-    def __init__(self, before: Pulka, row: Row):
+    def __init__(self, before: Pulka, row: Row, owner_deals: int | None = None):
         self.before = before
         self.row = row
+        self.owner_deals = owner_deals
         self.after: Pulka | None = None
         self.thawed = False
 

@@ -583,12 +583,14 @@ def test_a_crash_leaves_nothing_half_written(app, client, monkeypatch):
     app.config["PROPAGATE_EXCEPTIONS"] = False
     app.testing = False
     before = snapshot(app)
-    from scorekeeper.web.store import pulkas
+    from scorekeeper.web.store import changes, pulkas
 
     def boom(deal):
         raise RuntimeError("the disk is full")
 
-    # The version is already bumped and the rows loaded when storing the deal fails.
+    # The version is already bumped and the rows loaded when storing the deal fails (a write's rows are
+    # store.changes', a new pulka's store.pulkas').
+    monkeypatch.setattr(changes, "deal_values", boom)
     monkeypatch.setattr(pulkas, "deal_values", boom)
     response = client.post(f"/p/{pulka_id}/deal", data=form_fields(SOCHI["deals"][3]))
     assert response.status_code == 500

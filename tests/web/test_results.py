@@ -13,7 +13,7 @@ from sqlalchemy import text
 from scorekeeper import pulyafile
 from scorekeeper.engine import settle
 
-from .conftest import SOCHI, add, create, signed_in, snapshot, sochi
+from .conftest import SOCHI, add, signed_in, snapshot, sochi
 
 LAST = SOCHI["deals"][-1]
 WRITES = [  # every write a frozen pulka refuses, as (method, path after the pulka, body)

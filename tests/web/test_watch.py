@@ -11,10 +11,13 @@ from sqlalchemy import create_engine, text
 
 from scorekeeper.engine import Rules
 from scorekeeper.web.domain.pulkas import Settings, Stamp
+from scorekeeper.web.domain.reading import read_deal
+from scorekeeper.web.domain.refusals import VersionConflict
 from scorekeeper.web.domain.shares import Role
-from scorekeeper.web.services import pulkas
+from scorekeeper.web.services import deals, pulkas
 from scorekeeper.web.store import Store
 from scorekeeper.web.store.db import Database, normalize_url
+from scorekeeper.web.store import watch as watching
 from scorekeeper.web.store.watch import APPLICATION, Watch
 
 from .test_processes import servers  # noqa: F401  (the fixture)
@@ -58,6 +61,19 @@ def test_a_remembered_access_holds_until_any_access_changes():
     assert watch.remembered(("access", "p"), lambda: next(answers)) == "none"
 
 
+def test_what_is_remembered_is_bounded(monkeypatch):
+    """Tokens and sessions nobody holds, sent by the thousand, are remembered as nobody's: past the bound,
+    everything is forgotten and asked again."""
+    monkeypatch.setattr(watching, "MOST_REMEMBERED", 3)
+    watch = Watch()
+    watch.start_over()
+    for key in range(3):
+        watch.remembered(("token", key), lambda: None)
+    assert watch.remembered(("token", 0), lambda: "asked") is None  # still remembered
+    watch.remembered(("token", 3), lambda: None)
+    assert watch.remembered(("token", 0), lambda: "asked") == "asked"
+
+
 def test_sqlite_processes_learn_from_the_change_counter(tmp_path):
     """Two stores on one SQLite file stand for two processes: what one writes, the other learns at its next
     reading of the change counter, with one query for what was written since; access likewise."""
@@ -85,6 +101,30 @@ def test_sqlite_processes_learn_from_the_change_counter(tmp_path):
         store.close()
 
 
+def test_a_write_on_a_version_known_gone_is_refused_without_a_transaction(database_url):
+    """Fifty phones writing on one pulka keep meeting versions that are gone: what this process knows of
+    the pulka refuses those before any statement is sent; a write on the version the pulka is at still goes
+    to the database, and sends the stamp to the other processes with its last statement."""
+    store = Store(Database(database_url))
+    store.db.upgrade()
+    store.watch_changes()
+    _until(store.watch.trusted)
+    owner = store.accounts.create_account("owner", "not a real hash").id
+    pulka = pulkas.create_pulka(store.pulkas, owner, Settings("t", "", ("A", "B", "C"), 0, Rules.of("sochi")))
+    deal = read_deal(RASPASY, pulka.players, 1)
+    deals.add_deal(store.pulkas, pulka.uid, deal, expected=1)
+    _until(lambda: store.watch.stamp(pulka.uid) is not None)
+    sent = store.db.statements()
+    with pytest.raises(VersionConflict):
+        deals.add_deal(store.pulkas, pulka.uid, deal, expected=1)
+    assert store.db.statements() == sent  # refused from memory
+    deals.add_deal(store.pulkas, pulka.uid, deal, expected=2)
+    written = store.db.statements() - sent
+    assert written == (3 if database_url.startswith("postgresql") else 4)  # bump (and count), deal, last change
+    assert store.pulkas.stamp(pulka.uid).version == 3
+    store.close()
+
+
 def _until(check, seconds: float = 20.0):
     """`check()` once it holds: what one process wrote, another learns by a phone's next poll or so. Bounded
     generously, because a busy machine delays the thread that hears it, not because it is slow."""
@@ -93,6 +133,16 @@ def _until(check, seconds: float = 20.0):
         assert time.monotonic() < deadline, "not learnt in time"
         time.sleep(0.05)
     return found
+
+
+POLL_EVERY = 2.0  # seconds between a watching phone's version checks (static/js/live.js, LIVE_EVERY_MS)
+
+
+def _next_poll(server, uid: str, token: str) -> int:
+    """The version a phone watching the sheet through `server` sees at its next poll after a write was
+    acknowledged elsewhere: at most POLL_EVERY later, so asked once, that much later."""
+    time.sleep(POLL_EVERY)
+    return _version(server, uid, token)
 
 
 def _table(one):
@@ -112,17 +162,19 @@ def _version(server, uid: str, token: str, since: int | None = None) -> int:
 
 def test_two_server_processes_learn_each_others_writes(servers, database_url):
     """Two `scorekeeper serve` processes on one database (PostgreSQL: LISTEN/NOTIFY; SQLite: the change
-    counter): a deal written through one is seen by a phone polling the other; a phone that says the version
-    it saw is never answered an older one; a revoked link stops at the other's version check too."""
+    counter): a deal written through one is seen by a phone polling the other within the poll interval; a
+    phone that says the version it saw is never answered an older one; a revoked link stops at the other's
+    version check too, by the next poll."""
     one, two = servers(), servers()
     token, uid, viewer = _table(one)
     assert _version(two, uid, viewer["token"]) == 1
     assert one.call("POST", f"/api/v1/pulkas/{uid}/deals", RASPASY, token)[0] == 201
     assert _version(two, uid, viewer["token"], since=2) == 2  # its own write's version: at once
-    _until(lambda: _version(two, uid, viewer["token"]) == 2)
+    assert _next_poll(two, uid, viewer["token"]) == 2  # any phone's: within the poll interval
     assert one.call("DELETE", f"/api/v1/pulkas/{uid}/shares/{viewer['id']}", token=token)[0] == 204
     assert two.call("GET", f"/api/v1/pulkas/{uid}/sheet", token=viewer["token"])[0] == 401  # pages: at once
-    _until(lambda: two.call("GET", f"/api/v1/pulkas/{uid}/version", token=viewer["token"])[0] == 401)
+    time.sleep(POLL_EVERY)
+    assert two.call("GET", f"/api/v1/pulkas/{uid}/version", token=viewer["token"])[0] == 401  # by the next poll
 
 
 def test_a_killed_listener_falls_back_to_the_database_and_listens_again(servers, database_url):
@@ -143,9 +195,9 @@ def test_a_killed_listener_falls_back_to_the_database_and_listens_again(servers,
     with admin.connect() as connection:
         connection.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": first[0]})
     assert one.call("POST", f"/api/v1/pulkas/{uid}/deals", RASPASY, token)[0] == 201
-    _until(lambda: _version(two, uid, viewer["token"]) == 2)  # heard, or asked while deaf
+    assert _next_poll(two, uid, viewer["token"]) == 2  # asked of the database while deaf
     again = _until(lambda: [pid for pid in listening() if pid != first[0]])
     assert again  # listening again, on a new connection
     assert one.call("POST", f"/api/v1/pulkas/{uid}/deals", RASPASY, token)[0] == 201
-    _until(lambda: _version(two, uid, viewer["token"]) == 3)
+    assert _next_poll(two, uid, viewer["token"]) == 3  # heard again
     admin.dispose()

@@ -18,7 +18,7 @@ from ..edge.context import store
 from ..edge.i18n import language
 from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import FORM_TYPES, json_body, version_sent
-from ..edge.presenting import fresh, presenter
+from ..edge.presenting import answering, presenter
 from ..services import deals as deal_service
 from ..services import pulkas as pulka_service
 from ..views.deals import entry_view, summary, written
@@ -52,12 +52,12 @@ def list_deals(uid: str) -> ResponseReturnValue:
 def add_deal(uid: str) -> ResponseReturnValue:
     data = json_body()
     expected = version_sent(data)
-    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    pulka = pulka_service.pulka_to_write(store().pulkas, uid)
     deal = _deal(data, pulka, len(pulka.deals) + 1)
 
     def added(saved: Pulka) -> Answer:
         number = len(saved.deals)
-        return json_answer(201, deal_json(fresh(saved), number), url_for("api.get_deal", uid=uid, number=number))
+        return json_answer(201, deal_json(answering(saved), number), url_for("api.get_deal", uid=uid, number=number))
 
     return write(lambda once: deal_service.add_deal(store().pulkas, uid, deal, expected, actor(), once), added)
 
@@ -96,7 +96,7 @@ def edit_deal(uid: str, number: int) -> ResponseReturnValue:
     pulka.result(number)
     deal = _deal(data, pulka, number)
     return write(lambda once: deal_service.edit_deal(store().pulkas, uid, number, deal, expected, actor(), once),
-                 lambda saved: json_answer(200, deal_json(fresh(saved), number)))
+                 lambda saved: json_answer(200, deal_json(answering(saved), number)))
 
 
 @bp.delete("/pulkas/<uid>/deals/<int:number>")

@@ -22,7 +22,7 @@ from ..edge.access import actor, me
 from ..edge.context import store
 from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import json_body, version_sent
-from ..edge.presenting import download, fresh, presenter
+from ..edge.presenting import answering, download, presenter
 from ..services import pulkas as pulka_service
 from ..views.filters import jsonable
 from ..views.pulkas import Presenter
@@ -40,7 +40,7 @@ def pulka_json(view: Presenter) -> dict[str, Any]:
 
 
 def _created(pulka: Pulka) -> Answer:
-    return json_answer(201, pulka_json(fresh(pulka)), url_for("api.get_pulka", uid=pulka.uid))
+    return json_answer(201, pulka_json(answering(pulka)), url_for("api.get_pulka", uid=pulka.uid))
 
 
 @bp.get("/pulkas")

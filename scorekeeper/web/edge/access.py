@@ -174,19 +174,25 @@ def _load_user(user_id: str) -> User | None:
     account_id, _, epoch = user_id.partition(":")
     if not account_id.isdigit():
         return None
-    account = store().accounts.account(account_id=int(account_id), remembered=polling())
+    account = store().accounts.account(account_id=int(account_id), remembered=reading())
     if account is None or account.disabled or str(account.session_epoch) != epoch:
         return None
     return User(account)
 
 
 # What every watching phone asks every few seconds, and shows no more than a version and who wrote last: the
-# one request whose caller may be what this process remembers of it (store.watch), not asked of the database.
+# one request whose access to a pulka may be what this process remembers (store.watch), not asked of the
+# database. Who the caller is (its session, account, token) may be remembered so for any request that writes
+# nothing (a page, a file), while no session, account or token changed; a write asks the database.
 POLLED = {"api.version"}
 
 
 def polling() -> bool:
     return request.endpoint in POLLED
+
+
+def reading() -> bool:
+    return request.method in ("GET", "HEAD")
 
 
 def caller() -> Caller:
@@ -256,7 +262,7 @@ def _caller() -> Caller:
         if scheme.lower() != "bearer" or not token:
             raise Unauthorized(Msg("send Authorization: Bearer <token>"))
         if token.startswith(TOKEN_PREFIX):
-            account = accounts.token_account(store().accounts, token, remembered=polling())
+            account = accounts.token_account(store().accounts, token, remembered=reading())
             if account is None:
                 raise Unauthorized(Msg("this token is wrong or revoked"))
             return Caller(account, bearer=token)
@@ -278,7 +284,7 @@ def _session_ended() -> None:
     if SESSION_ID not in session and SESSION_USER not in session and SESSION_SHARES not in session:
         return
     secret = session.get(SESSION_ID)
-    if not (isinstance(secret, str) and accounts.session_alive(store().accounts, secret, remembered=polling())):
+    if not (isinstance(secret, str) and accounts.session_alive(store().accounts, secret, remembered=reading())):
         session.clear()
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from typing import cast
 
-from flask import Response, current_app, url_for
+from flask import Response, current_app, g, url_for
 
 from ...words import Msg
 from ..domain.pulkas import Pulka
@@ -26,6 +26,13 @@ def presenter(pulka: Pulka) -> Presenter:
     cache = cast(Section[Presenter], current_app.extensions["scorekeeper.presenters"])
     key = (pulka.uid, pulka.version, language())
     return cache.get(key) or cache.put(key, fresh(pulka))
+
+
+def answering(pulka: Pulka) -> Presenter:
+    """The presenter for the answer of a write: kept by the new version when the write has committed (no
+    idempotency key: the phones that watch the sheet then fetch it, and find what the answer built), else
+    `fresh`, since a write under a key answers inside its transaction."""
+    return presenter(pulka) if g.get("once") is None else fresh(pulka)
 
 
 def fresh(pulka: Pulka) -> Presenter:

@@ -32,11 +32,11 @@ def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
 
 def add_deal(pulkas: PulkaRepository, uid: str, deal: Deal, expected: int | None = None, by: str = "",
              once: Once[Pulka] | None = None) -> Pulka:
-    with pulkas.writing(uid, once, expected) as change:
+    with pulkas.writing(uid, once, expected, counting=True) as change:
         before = change.before
         if len(before.deals) >= pulkas.max_deals:
             raise TooManyDeals(pulkas.max_deals)
-        check_room(pulkas, before.owner_id, 1)
+        check_room(pulkas, before.owner_id, 1, held=change.owner_deals)
         deals = (*before.deals, deal)
         replay = replayed(before.settings, deals, focus=len(deals))
         change.append(deal)

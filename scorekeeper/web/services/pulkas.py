@@ -45,6 +45,11 @@ class PulkaChange(Protocol):
     def thaw(self, by: str) -> None:
         """Its result is taken back (recorded: who), and it takes writes again."""
 
+    @property
+    def owner_deals(self) -> int | None:
+        """How many deals the pulka's owner's pulkas hold, counted when the write began under its lock; None
+        unless the write was opened `counting`."""
+
     def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
         """The pulka this write makes, kept by its new version once the transaction commits."""
 
@@ -69,6 +74,9 @@ class PulkaRepository(Protocol):
     def get(self, uid: str) -> Pulka:
         """The pulka as it is now, replayed; NotFound when there is none."""
 
+    def known(self, uid: str) -> Pulka:
+        """The pulka as this process last knew it, which may be a version behind the database's; NotFound."""
+
     def stamp(self, uid: str, seen: int = 0) -> Stamp:
         """The pulka's version, deals and last change, never older than the version `seen`; NotFound."""
 
@@ -84,12 +92,13 @@ class PulkaRepository(Protocol):
         finish it, or closed by `closed_by`."""
 
     def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
-                thawing: bool = False) -> AbstractContextManager[PulkaChange]:
+                thawing: bool = False, counting: bool = False) -> AbstractContextManager[PulkaChange]:
         """One transaction on one pulka: committed when the block ends, rolled back if it raises. NotFound: no
         such pulka; Answered: the key's write was made already; VersionConflict: the pulka is not at the
         `expected` version (the one the caller last saw; None: any), found before anything is read;
         PulkaFrozen: it is frozen, and the write is not `thawing` it. The block's `done` freezes a pulka
-        it leaves finished (rules.md §8.1)."""
+        it leaves finished (rules.md §8.1). `counting`: the change knows its owner's deals (`owner_deals`),
+        counted as the write begins."""
 
     def delete(self, uid: str) -> None: ...
 
@@ -99,6 +108,13 @@ class PulkaRepository(Protocol):
 
 def get_pulka(pulkas: PulkaRepository, uid: str) -> Pulka:
     return pulkas.get(uid)
+
+
+def pulka_to_write(pulkas: PulkaRepository, uid: str) -> Pulka:
+    """What a write's request is read against (its players' names, the number of a new deal): the pulka as
+    this process last knew it, without asking the database when it may trust that. The write itself takes
+    the pulka as it is under its lock, and the version the caller saw, if it says one."""
+    return pulkas.known(uid)
 
 
 def version(pulkas: PulkaRepository, uid: str, seen: int = 0) -> Stamp:
@@ -137,15 +153,17 @@ def create_pulka(pulkas: PulkaRepository, owner_id: int, settings: Settings, dea
     return pulkas.create(owner_id, settings, deals, replayed(settings, deals), started, once, table, closed_by)
 
 
-def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pulka: bool = False) -> None:
-    """Whether the account has room for a new pulka and for `deals` more deals; refused otherwise."""
+def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pulka: bool = False,
+               held: int | None = None) -> None:
+    """Whether the account has room for a new pulka and for `deals` more deals; refused otherwise. `held`: the
+    deals the account holds, if the caller counted them already (a write opened `counting`)."""
     if owner_id is None:
         return  # a pulka from before accounts: nobody's to count
     limits = pulkas.account_limits
     # Each count only where it can refuse: a deal's write (every few seconds at every table) counts no pulkas.
     if new_pulka and pulkas.account_pulkas(owner_id) >= limits.pulkas:
         raise TooManyPulkas(limits.pulkas)
-    if deals and pulkas.account_deals(owner_id) + deals > limits.deals:
+    if deals and (pulkas.account_deals(owner_id) if held is None else held) + deals > limits.deals:
         raise AccountFull(limits.deals)
 
 

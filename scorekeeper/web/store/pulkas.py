@@ -7,27 +7,26 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Executable, bindparam, delete, func, or_, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from ...engine import Deal, Replay
 from ..domain.idempotency import Answered, Once
 from ..domain.limits import AccountLimits
-from ..domain.pulkas import Note, Pulka, Settings, Stamp, Standing, Summary, ended
+from ..domain.pulkas import Pulka, Settings, Stamp, Standing, Summary, ended
 from ..domain.refusals import NotFound, PulkaFrozen, VersionConflict
-from ..domain.results import Ending, Event, Result
+from ..domain.results import Ending
 from ..domain.shares import Role
 from .cache import Section, VersionCache
+from .changes import Change, bump, recorded, seats
 from .db import Database
 from .keys import answer, remember
-from .models import AccessRow, DealRow, EventRow, PlayerRow, PulkaRow, SeatRow, ShareRow, new_player_uid, now
+from .models import AccessRow, DealRow, PlayerRow, PulkaRow, ShareRow, now
 from .deals import deal_values, deals_of
 from .rows import aware, opening_json, players, pulka_of
 from .watch import Watch, access_changed, gone, stamped
@@ -35,9 +34,6 @@ from .watch import Watch, access_changed, gone, stamped
 _VERSION = select(PulkaRow.version).where(PulkaRow.uid == bindparam("uid"))
 _STAMP = select(PulkaRow.version, select(func.count()).where(DealRow.pulka_id == PulkaRow.id).scalar_subquery(),
                 PulkaRow.last_change).where(PulkaRow.uid == bindparam("uid"))
-# INSERT … ON CONFLICT is each dialect's own construct (the same SQL in both).
-_INSERT: dict[str, Callable[[type[PlayerRow]], postgresql.Insert | sqlite.Insert]] = {
-    "postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
 def new_uid() -> str:
@@ -75,6 +71,13 @@ class PulkaStore:
             self.cache.put((uid, pulka.version), pulka)
         self.watch.learn(uid, pulka.stamp)
         return pulka
+
+    def known(self, uid: str) -> Pulka:
+        """The pulka as this process last heard of it, if it may trust that and keeps that version (no query);
+        else as `get`."""
+        stamp = self.watch.stamp(uid)
+        pulka = self.cache.get((uid, stamp.version)) if stamp is not None else None
+        return pulka if pulka is not None else self.get(uid)
 
     def stamp(self, uid: str, seen: int = 0) -> Stamp:
         """The pulka's version, deals and last change: what this process knows, if it may trust it and it is
@@ -156,7 +159,7 @@ class PulkaStore:
                 row.standing = Standing.of(pulka).stored()
                 if pulka.frozen is not None:
                     row.result, row.ended_at = pulka.frozen.stored(), pulka.frozen.at
-                    _recorded(session, row.id, pulka.frozen)
+                    recorded(session, row.id, pulka.frozen)
                 stamped(session, pulka.uid, pulka.stamp)
                 remember(session, once, pulka)
         except IntegrityError:
@@ -174,38 +177,39 @@ class PulkaStore:
 
     @contextmanager
     def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
-                thawing: bool = False) -> Iterator[Change]:
+                thawing: bool = False, counting: bool = False) -> Iterator[Change]:
         """One transaction on one pulka: committed when the block ends, rolled back if it raises. Under the
         idempotency key `once`, the key and its answer are stored in the same transaction; Answered if the
         key's write was made already. VersionConflict when the pulka is not at the `expected` version;
-        PulkaFrozen when it is frozen, unless the write is `thawing` it (reopening)."""
+        PulkaFrozen when it is frozen, unless the write is `thawing` it (reopening). `counting`: the change
+        knows how many deals the owner's pulkas hold (the room check of a new deal)."""
+        known = self.watch.stamp(uid)
+        if expected is not None and once is None and known is not None and known.version > expected:
+            # Stale for sure, since a version only moves forward: refused without a transaction. (Under a key the
+            # database is asked: the version may have moved on by this very request's first sending.)
+            raise VersionConflict()
         with self.db.Session.begin() as session:
             # Bumping the version first locks the pulka (a row lock in PostgreSQL, the write lock in
             # SQLite), so concurrent writes to one pulka queue up instead of interleaving; a write on a
             # version that is gone bumps nothing and is refused before anything is read or replayed.
-            bump = update(PulkaRow).where(PulkaRow.uid == uid)
-            if expected is not None:
-                bump = bump.where(PulkaRow.version == expected)
-            found = session.execute(bump.values(version=PulkaRow.version + 1, updated_at=now())
-                                    .returning(PulkaRow.id, PulkaRow.version)).first()
+            found = bump(session, uid, expected, counting)
             # Looked for under the lock: the same request sent again while the first was being written
             # waited for the lock above, and finds the first one's key here.
             if once is not None and (first := answer(session, once)) is not None:
                 raise Answered(first)
             if found is None:
-                exists = session.scalar(select(PulkaRow.id).where(PulkaRow.uid == uid)) is not None
+                exists = known is not None or session.scalar(select(PulkaRow.id).where(PulkaRow.uid == uid)) is not None
                 raise VersionConflict() if exists else NotFound()
-            pulka_id, version = found
+            pulka_id, version, owner_deals = found
             before = self.cache.get((uid, version - 1))
             if before is None:
                 row = session.get_one(PulkaRow, pulka_id)
                 before = dataclasses.replace(pulka_of(row, deals_of(session, pulka_id)), version=version - 1)
             if before.frozen is not None and not thawing:
                 raise PulkaFrozen()
-            change = Change(session, pulka_id, before)
+            # The new stamp goes to the other processes with the write's last statement (Change.done).
+            change = Change(session, pulka_id, before, owner_deals)
             yield change
-            if change.after is not None:
-                stamped(session, uid, change.after.stamp)
             remember(session, once, change.after)
         if change.after is not None:
             self.cache.put((uid, change.after.version), change.after)
@@ -221,101 +225,6 @@ class PulkaStore:
             access_changed(session)
         self.watch.forget(uid)
         self.watch.access_changed()
-
-
-class Change:
-    """The rows of one write (services.pulkas.PulkaChange): what the use case decided, said in deals and
-    settings."""
-
-    def __init__(self, session: Session, pulka_id: int, before: Pulka):
-        self.session = session
-        self.pulka_id = pulka_id
-        self.before = before
-        self.after: Pulka | None = None
-        self.result = before.frozen
-        self.thawed = False
-
-    def append(self, deal: Deal) -> None:
-        self.session.add(DealRow(pulka_id=self.pulka_id, position=len(self.before.deals) + 1, **deal_values(deal)))
-
-    def replace(self, number: int, deal: Deal) -> None:
-        self._execute(update(DealRow).where(self._mine, DealRow.position == number).values(**deal_values(deal)))
-
-    def remove(self, number: int) -> None:
-        self._execute(delete(DealRow).where(self._mine, DealRow.position == number))
-        # Two steps, because (pulka_id, position) is unique at every row update in PostgreSQL.
-        self._execute(update(DealRow).where(self._mine, DealRow.position > number).values(position=-DealRow.position))
-        self._execute(update(DealRow).where(self._mine, DealRow.position < 0).values(position=-DealRow.position - 1))
-
-    def set_settings(self, settings: Settings) -> None:
-        row = self.session.get_one(PulkaRow, self.pulka_id)
-        row.name, row.currency = settings.name, settings.currency
-        if settings.seating != self.before.settings.seating:
-            row.rules, row.first_dealer = settings.rules.overrides(), settings.first_dealer
-            if settings.players != self.before.players:
-                for seat in list(row.seats):
-                    self.session.delete(seat)
-                self.session.flush()
-                row.seats = seats(self.session, row.owner_id, settings.players)
-
-    def freeze(self, result: Result) -> None:
-        self.result = result
-
-    def thaw(self, by: str) -> None:
-        self.result, self.thawed = None, True
-        self.session.add(EventRow(pulka_id=self.pulka_id, what=Event.REOPENED.value, by=by, at=now()))
-
-    def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
-        """The pulka this write makes, kept by its new version once the transaction commits. `note` says what
-        the write did and who did it, for the phones that watch the sheet."""
-        self.session.flush()
-        s = settings or self.before.settings
-        self.after = dataclasses.replace(
-            self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
-            first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, updated_at=now(),
-            last_change=note, frozen=self.result)
-        if not self.thawed:
-            self.after = ended(self.after, now())
-        result = self.after.frozen
-        self._execute(update(PulkaRow).where(PulkaRow.id == self.pulka_id).values(
-            last_change=dict(note), standing=Standing.of(self.after).stored(),
-            result=result.stored() if result else None, ended_at=result.at if result else None))
-        if result is not None and result is not self.before.frozen:
-            _recorded(self.session, self.pulka_id, result)
-        return self.after
-
-    @property
-    def _mine(self) -> Any:
-        return DealRow.pulka_id == self.pulka_id
-
-    def _execute(self, statement: Executable) -> None:
-        # No deal row is loaded in this session, so there is nothing to keep in step with the statement.
-        self.session.execute(statement, execution_options={"synchronize_session": False})
-
-
-def seats(session: Session, owner_id: int | None, names: Sequence[str]) -> list[SeatRow]:
-    """The seats of `names`, each an existing player of the owner's circle or a new one.
-
-    Race-free: when two tables seat the same new name at once, INSERT … ON CONFLICT DO NOTHING lets the
-    second wait for the first and then add nothing, and both find the one row. The new names go in sorted,
-    so two tables adding overlapping names take their locks in the same order and cannot deadlock."""
-    def known() -> dict[str, PlayerRow]:
-        return {p.name: p for p in session.scalars(
-            select(PlayerRow).where(PlayerRow.owner_id == owner_id, PlayerRow.name.in_(names)))}
-
-    found = known()
-    new = sorted(set(names) - set(found))
-    if new:
-        insert = _INSERT[session.get_bind().dialect.name]
-        session.execute(insert(PlayerRow).values([{"owner_id": owner_id, "name": name, "uid": new_player_uid()}
-                                                  for name in new])
-                        .on_conflict_do_nothing(index_elements=["owner_id", "name"]))
-        found = known()
-    return [SeatRow(seat=seat, player=found[name]) for seat, name in enumerate(names)]
-
-
-def _recorded(session: Session, pulka_id: int, result: Result) -> None:
-    session.add(EventRow(pulka_id=pulka_id, what=Event(result.ending.value).value, by=result.by, at=result.at))
 
 
 def _offset(started: datetime | None) -> int | None:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Mapping
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, func, select, text, update
+from sqlalchemy import ColumnElement, Connection, func, select, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
@@ -38,6 +38,7 @@ REFRESH = 0.25  # seconds: on SQLite, how stale what a process knows may be (a p
 # the pulkas written this long before the last reading are read again, so none committed since is missed.
 SLACK = timedelta(seconds=30)
 KEEP = 300.0  # seconds: a remembered access is asked again this often (the link's last use is noted then)
+MOST_REMEMBERED = 20_000  # answers: more (tokens nobody holds, say) and all are forgotten, to be asked again
 RECONNECT = 1.0  # seconds between attempts to listen again
 APPLICATION = "scorekeeper-listener"  # the listening connection's name in pg_stat_activity, with the pid
 
@@ -95,6 +96,8 @@ class Watch:
         generation = self.generation
         answer = ask()
         with self._lock:
+            if len(self._remembered) >= MOST_REMEMBERED:
+                self._remembered.clear()
             if generation == self.generation:  # no access changed while it was asked
                 self._remembered[key] = (generation, time.monotonic(), answer)
         return answer
@@ -119,7 +122,18 @@ class Watch:
 
 def stamped(connection: Connection | Session, uid: str, stamp: Stamp) -> None:
     """In a write's transaction: the pulka's new stamp, for every process (delivered on commit)."""
-    _notify(connection, {"uid": uid, "version": stamp.version, "deals": stamp.deals, "change": stamp.change})
+    _notify(connection, _stamp_message(uid, stamp))
+
+
+def stamp_notice(dialect: str, uid: str, stamp: Stamp) -> ColumnElement[Any] | None:
+    """What `stamped` sends, as an expression for the RETURNING of the write's last statement on PostgreSQL
+    (one round trip fewer; the notification is sent when the row is updated, delivered on commit); None on
+    SQLite, whose processes read the change counter."""
+    return func.pg_notify(CHANNEL, json.dumps(_stamp_message(uid, stamp))) if dialect == "postgresql" else None
+
+
+def _stamp_message(uid: str, stamp: Stamp) -> dict[str, object]:
+    return {"uid": uid, "version": stamp.version, "deals": stamp.deals, "change": stamp.change}
 
 
 def gone(connection: Connection | Session, uid: str) -> None:
