@@ -9,7 +9,8 @@ that shows it (p95; goal under 3 s), and the latency of the deal writes meanwhil
 the figures. Each phone says the version it shows (`?since=`), as static/js/live.js does. The server's
 processes report what their version checks cost (SCOREKEEPER_STATS): CPU seconds per 1,000 checks, and
 statements sent to the database per check (the access check's included); on SQLite also the readings of
-its change counter. With DATABASE_URL naming PostgreSQL, the run gets a schema of its own, dropped after.
+its change counter; and for the deal writes the same, with how long each took in the server (beside the
+caller's wait, which adds the sockets, waitress's queue and the load generator's own turn). With DATABASE_URL naming PostgreSQL, the run gets a schema of its own, dropped after.
 
     .venv/bin/python benchmarks/live.py [--tables 200] [--phones 4] [--seconds 60] [--workers 1] [--every 20]
 """
