@@ -19,10 +19,11 @@ pytestmark = pytest.mark.browser
 SAY = {
     "en": {"link": "Settle a paper sheet", "amnesty": "Amnesty: the smallest gora, 42, is struck from every gora.",
            "pair": "{a}–{b}: 350 − 64 = 286; for the pulya +20: 306.", "pays": "{v} → {a}: 227.50",
-           "wrong": "takes a whole number", "keep": "Keep it as a pulka"},
+           "wrong": "takes a whole number", "keep": "Keep it as a pulka", "reopen": "Reopen to change it"},
     "ru": {"link": "Посчитать бумажную пулю", "amnesty": "Амнистия: наименьшая гора, 42, списывается со всех гор.",
            "pair": "{a}–{b}: 350 − 64 = 286; за пулю +20: 306.", "pays": "{v} → {a}: 227,50",
-           "wrong": "нужно целое число", "keep": "Сохранить как пульку"},
+           "wrong": "нужно целое число", "keep": "Сохранить как пульку",
+           "reopen": "Открыть снова, чтобы изменить"},
 }
 # [MM]'s sheet (rules.md §9.2), by seat
 PULYA, GORA = (20, 14, 20), (42, 96, 132)
@@ -83,7 +84,10 @@ def test_a_paper_sheet_settled_kept_and_continued(table):
     page.wait_for_url(re.compile(r".*/p/[\w-]+$"))
     uid = page.url.rsplit("/", 1)[1]
 
-    # and the table goes on from it in the app
+    # kept closed, as the paper left it: the table reopens it and goes on from it in the app
+    assert page.request.get(f"{base}/api/v1/pulkas/{uid}").json()["result"]["ending"] == "closed"
+    page.click(f"text={say['reopen']}")
+    page.wait_for_url(re.compile(r".*/p/[\w-]+$"))
     page.goto(f"{base}/p/{uid}/deal")
     for deal in DEALS:
         enter(page, deal)
