@@ -28,7 +28,7 @@ def test_index_lists_pulkas(client):
     sochi(client)
     page = text(client.get("/"))
     # Compact: the name, the date, where it stands and who leads; no list of players.
-    assert re.search(r"Pulka of A, B, C \d{4}-\d\d-\d\d · finished · A won \+263⅓ Again "
+    assert re.search(r"Pulka of A, B, C \d{4}-\d\d-\d\d · finished at \d{1,2}:\d\d · A won \+263⅓ Again "
                      r"Pulka of A, B, C \d{4}-\d\d-\d\d · deal 4 · A leads \+99⅓ Again", page)
     create(client)
     assert "· not started Again" in text(client.get("/"))

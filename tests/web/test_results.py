@@ -185,3 +185,11 @@ def test_stats_verify_lists_a_stored_result_the_engine_would_write_otherwise_and
         assert json.loads(connection.execute(text("SELECT result FROM pulkas WHERE uid = :u"),
                                              {"u": pulka}).scalar())["net"][0] == "263"
     engine.dispose()
+
+
+def test_the_list_says_when_a_pulka_ended_in_its_own_time(client):
+    imported = client.post("/api/v1/import", json=SOCHI | {"started": "2026-11-20T23:40:00+03:00"}).json
+    ended = datetime.fromisoformat(imported["result"]["at"]).astimezone(
+        datetime.fromisoformat("2026-11-20T23:40:00+03:00").tzinfo)
+    page = client.get("/", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    assert f"закончили в {ended.hour}:{ended.minute:02d}" in page

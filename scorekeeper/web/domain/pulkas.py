@@ -154,6 +154,7 @@ class Summary:
     updated_at: datetime
     role: Role = Role.OWNER
     standing: Standing | None = None  # None: kept before standings were, replayed once to show it
+    ended: datetime | None = None  # frozen: when it ended, in the offset it started with
 
 
 SETTING_KEYS = ("name", "currency", "players", "first_dealer", "rules")

@@ -9,7 +9,7 @@ import dataclasses
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select
@@ -112,7 +112,7 @@ class PulkaStore:
                 .group_by(DealRow.pulka_id))} if uncounted else {}
             return [Summary(r.uid, r.name, players(r), _deals(standings[r.id]) or counts.get(r.id, 0),
                             aware(r.updated_at), Role.OWNER if r.owner_id == account_id else _best(shared[r.table_uid]),
-                            standings[r.id]) for r in rows]
+                            standings[r.id], _ended(r)) for r in rows]
 
     def account_pulkas(self, account_id: int) -> int:
         with self.db.reads.connect() as connection:
@@ -225,6 +225,13 @@ class PulkaStore:
             access_changed(session)
         self.watch.forget(uid)
         self.watch.access_changed()
+
+
+def _ended(row: PulkaRow) -> datetime | None:
+    """When a frozen pulka ended, in the offset it started with."""
+    if row.ended_at is None:
+        return None
+    return aware(row.ended_at).astimezone(timezone(timedelta(minutes=row.utc_offset or 0)))
 
 
 def _offset(started: datetime | None) -> int | None:

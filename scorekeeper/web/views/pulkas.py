@@ -28,7 +28,7 @@ def card(row: Summary, standing: Standing) -> dict[str, Any]:
     return {
         "uid": row.uid, "name": row.name, "role": row.role.value, "date": row.updated_at.date(),
         "deals": standing.deals, "finished": standing.finished, "leaders": list(standing.leaders),
-        "best": standing.best,
+        "best": standing.best, "ended": row.ended,
     }
 
 
