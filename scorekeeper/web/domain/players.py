@@ -17,13 +17,11 @@ from .refusals import Refused
 
 @dataclass(frozen=True)
 class Player:
-    """A name of the circle, by its public id; `merged_into`: the id of the player a merge made him one with
-    (his pulkas count for that one until the merge is undone); `own`: of the caller's account (he may rename
-    and merge him), not only met in a pulka shared with the caller."""
+    """A name of the circle, by its public id; `own`: of the caller's account (he may rename and merge him),
+    not only met in a pulka shared with the caller."""
 
     id: str
     name: str
-    merged_into: str | None = None
     own: bool = True
 
 

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from ..domain.idempotency import Once
 from ..domain.pulkas import Pulka
-from ..domain.refusals import PulkaFrozen, PulkaOpen
+from ..domain.refusals import PulkaOpen
 from ..domain.results import Ending, Result
 from .pulkas import PulkaRepository, note
 
@@ -52,5 +52,3 @@ def verify(pulkas: PulkaRepository, frozen: FrozenPulkas) -> Iterator[tuple[Pulk
         if not pulka.frozen.same_score(now):
             yield pulka, now
 
-
-__all__ = ["PulkaFrozen", "close", "reopen", "verify"]

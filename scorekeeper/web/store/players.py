@@ -155,7 +155,7 @@ def _root(session: Session, known: dict[int, PlayerRow], player_id: int) -> Play
 
 
 def _player(row: PlayerRow, account_id: int) -> Player:
-    return Player(row.uid, row.name, None, row.owner_id == account_id)
+    return Player(row.uid, row.name, row.owner_id == account_id)
 
 
 def _frozen(row: PulkaRow, keys: tuple[str, ...], result: Result | None) -> Record[str]:
