@@ -130,6 +130,18 @@ ROUTES: dict[str, tuple[str, list[tuple[str, str, Any]]]] = {
     "api.merge_player": ("circle", [("POST", "/api/v1/players/{player}/merge", {"into": "nobody"})]),
     "api.unmerge_player": ("circle", [("DELETE", "/api/v1/players/{player}/merge", None)]),
     "pages.players": ("account", [("GET", "/players", None)]),
+    # the ledger: every account has one; writes are refused (400, 404) on what is not the caller's
+    "api.ledger": ("account", [("GET", "/api/v1/ledger", None), ("GET", "/api/v1/ledger?currency=₽", None)]),
+    "api.add_payment": ("account", [("POST", "/api/v1/ledger/payments", {
+        "from": "{debtor}", "to": "{creditor}", "amount": "2.50", "currency": "₽"})]),
+    "api.record_settle_up": ("account", [("POST", "/api/v1/ledger/settle-up", {"currency": "₽"})]),
+    "api.take_back_payment": ("circle", [("DELETE", "/api/v1/ledger/payments/{payment}", None)]),
+    "api.mark_paid": ("circle", [("POST", "/api/v1/ledger/obligations/{obligation}/paid", None)]),
+    "api.unmark_paid": ("circle", [("DELETE", "/api/v1/ledger/obligations/{obligation}/paid", None)]),
+    "pages.ledger": ("account", [("GET", "/ledger", None)]),
+    "pages.ledger_csv": ("account", [("GET", "/ledger.csv?currency=₽", None)]),
+    "pages.ledger_write": ("account", [("POST", "/ledger", {"action": "mark", "obligation": "{obligation}",
+                                                             "currency": "₽"})]),
     "pages.player": ("circle", [("GET", "/players/{player}", None)]),
     "api.close_pulka": ("own", [("POST", "/api/v1/pulkas/{uid}/close", {})]),
     "api.reopen_pulka": ("own", [("POST", "/api/v1/pulkas/{uid}/reopen", {})]),
@@ -164,7 +176,7 @@ def world(app) -> World:
     spare = owner.post(f"/api/v1/pulkas/{uid}/shares", json={"role": "viewer"}).json
     w.names = {"uid": uid, "spare": spare["id"], "spare_token": spare["token"],
                "victim": str(_account_id(app, "victim")),
-               "player": owner.get("/api/v1/players?unfinished=1").json["players"][0]["id"]}
+               "player": owner.get("/api/v1/players?unfinished=1").json["players"][0]["id"]} | _ledger(owner)
     for name, client in accounts.items():
         w.bearers[name] = client
         browser = app.test_client()
@@ -179,6 +191,19 @@ def world(app) -> World:
         w.browsers[role] = browser
     w.bearers["anonymous"] = w.browsers["anonymous"] = app.test_client()
     return w
+
+
+def _ledger(owner) -> dict[str, str]:
+    """A closed pulka's obligation and a payment, in the owner's ledger."""
+    uid = owner.post("/api/v1/pulkas", json={"players": ["A", "B", "C"], "currency": "₽", "rules": {
+        "preset": "sochi", "pulya_size": 100, "whist_price": 1}}).json["id"]
+    assert owner.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY).status_code == 201
+    assert owner.post(f"/api/v1/pulkas/{uid}/close").status_code == 200
+    book = owner.get("/api/v1/ledger").json
+    debt = book["obligations"][0]
+    payment = owner.post("/api/v1/ledger/payments", json={"from": debt["from"], "to": debt["to"], "amount": 1,
+                                                         "currency": "₽"})
+    return {"obligation": debt["id"], "payment": payment.json["id"], "debtor": debt["from"], "creditor": debt["to"]}
 
 
 def _account_id(app, username: str) -> int:
@@ -219,6 +244,9 @@ def test_who_may_do_what(sqlite_app, endpoint):
             expected = (API_SHARE if caller in ("viewer", "scorer") else API).get(expected, expected)
         for method, path, body in requests:
             body = body() if callable(body) else body
+            if isinstance(body, dict):  # "{player}": a name of the world
+                body = {k: w.names[v[1:-1]] if isinstance(v, str) and v[1:-1] in w.names and v[0] == "{" else v
+                        for k, v in body.items()}
             kwargs = {} if body is None else {"json": body} if api else {"data": body}
             response = client.open(path.format(**w.names), method=method, **kwargs)
             seen[(caller, method)] = (outcome(response), expected)

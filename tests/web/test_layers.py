@@ -19,7 +19,7 @@ WEB = Path(refusals.__file__).parents[1]
 LAYERS = ("domain", "services", "store", "views", "edge", "pages", "api")
 # What no module of the pure layers may load, directly or through another module.
 WEB_STACK = ("flask", "werkzeug", "sqlalchemy", "alembic", "wtforms", "flask_wtf", "flask_login", "flask_babel")
-FEATURES = ("pulkas", "deals", "shares", "accounts", "paper", "results", "players")
+FEATURES = ("pulkas", "deals", "shares", "accounts", "paper", "results", "players", "ledger")
 
 
 def modules(layer: str) -> list[str]:

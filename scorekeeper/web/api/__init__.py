@@ -6,7 +6,7 @@ idempotency key it is built in the write's transaction (edge.idempotency.write).
 
 from __future__ import annotations
 
-from . import accounts, deals, paper, players, pulkas, reference, results, shares  # the routes, each module's on bp
+from . import accounts, deals, ledger, paper, players, pulkas, reference, results, shares  # the routes, each module's on bp
 from .blueprint import bp
 
-__all__ = ["accounts", "bp", "deals", "paper", "players", "pulkas", "reference", "results", "shares"]
+__all__ = ["accounts", "bp", "deals", "ledger", "paper", "players", "pulkas", "reference", "results", "shares"]

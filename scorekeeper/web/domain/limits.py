@@ -14,6 +14,7 @@ USERNAME_MAX = 40
 # NFKC may write one character as several (ﷺ is 18): a key longer than its column is refused.
 USERNAME_KEY_MAX = USERNAME_MAX * 3
 SHARE_LABEL_MAX = 40
+LEDGER_NOTE_MAX = 200
 IDEMPOTENCY_KEY_MAX = 100
 # What one account may keep (SCOREKEEPER_MAX_PULKAS, SCOREKEEPER_MAX_ACCOUNT_DEALS): its pulkas, and the deals
 # of all of them, so that one account cannot fill the server or the caches that every account shares.

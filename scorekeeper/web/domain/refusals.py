@@ -33,6 +33,7 @@ class ErrorCode(StrEnum):
     RULES_FROZEN = "rules_frozen"
     PULKA_FROZEN = "pulka_frozen"
     PULKA_OPEN = "pulka_open"
+    NOT_REVERSIBLE = "not_reversible"
     NO_DEALS = "no_deals"
     TOO_LARGE = "too_large"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"

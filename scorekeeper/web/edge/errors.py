@@ -34,6 +34,7 @@ STATUS: dict[str, int] = {
     E.RULES_FROZEN: 409,
     E.PULKA_FROZEN: 409,
     E.PULKA_OPEN: 409,
+    E.NOT_REVERSIBLE: 409,  # a reversal taken back
     E.NO_DEALS: 409,
     E.TOO_LARGE: 413,
     E.UNSUPPORTED_MEDIA_TYPE: 415,

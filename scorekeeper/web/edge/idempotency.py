@@ -16,7 +16,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from flask import Response, current_app, flash, g, redirect, request
 from flask.typing import ResponseReturnValue
@@ -30,6 +30,7 @@ from ..domain.refusals import Refused
 from .access import scope
 from .context import store
 
+T = TypeVar("T")
 HEADER = "Idempotency-Key"
 FIELD = "idempotency_key"  # the forms' hidden field
 
@@ -66,9 +67,9 @@ def idempotent(view: View) -> View:
     return route
 
 
-def write(make: Callable[[Once[Pulka] | None], Pulka], answer: Callable[[Pulka], Answer]) -> Answering:
-    """Make the write (a use case, given the request's key or None) and answer it as `answer` says of the
-    pulka it made. With a key, `answer` runs in the write's transaction and is stored with the key: it must
+def write(make: Callable[[Once[T] | None], T], answer: Callable[[T], Answer]) -> Answering:
+    """Make the write (a use case, given the request's key or None) and answer it as `answer` says of what
+    it made (a pulka, a payment). With a key, `answer` runs in the write's transaction and is stored with the key: it must
     not cache by the new version (a presenter of its own), as that transaction may still roll back."""
     once = g.get("once")
     if once is None:
@@ -100,7 +101,7 @@ def respond(answer: Answer) -> Answering:
     return response
 
 
-def _once() -> Once[Pulka] | None:
+def _once() -> Once[Any] | None:
     """The request's key, or None: none sent, or a request that writes nothing (showing a form, a preview)."""
     if request.method in ("GET", "HEAD") or request.form.get("action") == "preview":
         return None

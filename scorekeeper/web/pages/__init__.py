@@ -5,7 +5,7 @@ phone that never heard back), it is saved once."""
 
 from __future__ import annotations
 
-from . import accounts, deals, paper, players, pulkas, results, shares  # the routes, each module's on bp
+from . import accounts, deals, ledger, paper, players, pulkas, results, shares  # the routes, each module's on bp
 from .blueprint import bp
 
-__all__ = ["accounts", "bp", "deals", "paper", "players", "pulkas", "results", "shares"]
+__all__ = ["accounts", "bp", "deals", "ledger", "paper", "players", "pulkas", "results", "shares"]

@@ -2,7 +2,7 @@
 
 `db` opens the database and migrates it; `models` are its rows, never engine objects; one module per
 aggregate implements its feature's repository Protocol (services/): `pulkas`, `accounts`, `shares`,
-`players` (the circles and their records), `results` (frozen results), and `keys` for idempotency keys; `rows` and `deals` turn rows into domain and engine objects; `watch` is what a
+`players` (the circles and their records), `results` (frozen results), `ledger` (the club ledger), and `keys` for idempotency keys; `rows` and `deals` turn rows into domain and engine objects; `watch` is what a
 process knows of the database without asking it; `backup` and `restore` write and restore the whole
 database; `cache` keeps this process's pulkas by version.
 """
@@ -17,6 +17,7 @@ from .accounts import AccountStore
 from .cache import Section
 from .db import Database, sqlite_path
 from .keys import KeyStore
+from .ledger import LedgerStore
 from .players import PlayerStore
 from .pulkas import PulkaStore
 from .results import ResultStore
@@ -36,6 +37,7 @@ class Store:
         self.shares = ShareStore(db, self.watch)
         self.players = PlayerStore(db, self.pulkas)
         self.results = ResultStore(db)
+        self.ledger = LedgerStore(db, self.players)
         self.keys = KeyStore(db)
         self.listener: Listener | None = None
 

@@ -20,7 +20,7 @@ from ...engine import Deal, Replay
 from ..domain.pulkas import Note, Pulka, Settings, Standing, ended
 from ..domain.results import Event, Result
 from .deals import deal_values
-from .models import DealRow, EventRow, PlayerRow, PulkaRow, SeatRow, new_player_uid, now
+from .models import DealRow, EventRow, PlayerRow, PulkaRow, SeatRow, public_id, now
 from .watch import stamp_notice
 
 _Owned = aliased(PulkaRow)
@@ -163,7 +163,7 @@ def seats(session: Session, owner_id: int | None, names: Sequence[str]) -> list[
     new = sorted(set(names) - set(found))
     if new:
         insert_into = _INSERT[session.get_bind().dialect.name]
-        session.execute(insert_into(PlayerRow).values([{"owner_id": owner_id, "name": name, "uid": new_player_uid()}
+        session.execute(insert_into(PlayerRow).values([{"owner_id": owner_id, "name": name, "uid": public_id()}
                                                        for name in new])
                         .on_conflict_do_nothing(index_elements=["owner_id", "name"]))
         found = known()

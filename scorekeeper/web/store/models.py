@@ -10,12 +10,12 @@ import secrets
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import (JSON, Boolean, DateTime, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint,
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint,
                         text)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
-from ..domain.limits import (CURRENCY_MAX, IDEMPOTENCY_KEY_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX, SHARE_LABEL_MAX,
-                             SHARE_TOKEN_MAX, UID_MAX, USERNAME_KEY_MAX, USERNAME_MAX)
+from ..domain.limits import (CURRENCY_MAX, IDEMPOTENCY_KEY_MAX, LEDGER_NOTE_MAX, PLAYER_NAME_MAX, PULKA_NAME_MAX,
+                             SHARE_LABEL_MAX, SHARE_TOKEN_MAX, UID_MAX, USERNAME_KEY_MAX, USERNAME_MAX)
 
 # Named constraints keep Alembic migrations portable between SQLite and PostgreSQL.
 NAMING = {
@@ -30,7 +30,8 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def new_player_uid() -> str:
+def public_id() -> str:
+    """A row's address outside the database (a player's, a payment's): random, never reused."""
     return secrets.token_urlsafe(9)
 
 
@@ -58,6 +59,9 @@ class AccountRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     # The language the account's pages speak ("ru", "en"); none chosen: the browser's.
     language: Mapped[str | None] = mapped_column(String(8))
+    # Bumped by every write to the account's ledger: the lock that puts its writes one after another, and
+    # part of what tells a ledger read before from one read now.
+    ledger_writes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class TokenRow(Base):
@@ -101,7 +105,7 @@ class PlayerRow(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     # The player's address in the statistics (random, never reused); the row id never leaves the database.
-    uid: Mapped[str] = mapped_column(String(16), unique=True, default=new_player_uid)
+    uid: Mapped[str] = mapped_column(String(16), unique=True, default=public_id)
     owner_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))  # None: from before accounts
     name: Mapped[str] = mapped_column(String(PLAYER_NAME_MAX))
     # Merged (one player entered under two spellings): the statistics count his pulkas for that one; undone
@@ -186,6 +190,30 @@ class EventRow(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     pulka_id: Mapped[int] = mapped_column(ForeignKey("pulkas.id", ondelete="CASCADE"), index=True)
     what: Mapped[str] = mapped_column(String(12))
+    by: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PaymentRow(Base):
+    """A row of an account's ledger (domain.ledger): a payment entered, made by a paid mark, or the reversal
+    of one. Never changed nor deleted: the ledger's balances are derived from these rows and the frozen
+    pulkas' transfers, and the rows are also its log."""
+
+    __tablename__ = "ledger_payments"
+    __table_args__ = (Index("ix_ledger_payments_owner_id_currency", "owner_id", "currency"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    uid: Mapped[str] = mapped_column(String(16), unique=True, default=public_id)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    payer_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    payee_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    cents: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[str] = mapped_column(String(CURRENCY_MAX))
+    obligation: Mapped[str | None] = mapped_column(String(40))  # domain.ledger.obligation_id, or none
+    kind: Mapped[str] = mapped_column(String(10))  # engine.PaymentKind
+    # Unique: a payment is taken back once, however many phones tap at once.
+    reverses_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_payments.id"), unique=True)
+    note: Mapped[str] = mapped_column(String(LEDGER_NOTE_MAX), default="")
     by: Mapped[str] = mapped_column(String(64))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 

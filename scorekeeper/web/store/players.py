@@ -4,10 +4,11 @@ frozen pulka's stored result, never a replay), renaming and merging his own play
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterable
 from datetime import date, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Connection, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -44,12 +45,7 @@ class PlayerStore:
         fingerprint of them changed (a write, a freeze, a rename bumps a pulka's version; a merge, a link
         opened or revoked change the counts): one aggregate query otherwise."""
         key = (account_id, unfinished)
-        with self.db.reads.connect() as connection:
-            fingerprint = tuple(connection.execute(select(
-                func.count(PulkaRow.id), func.sum(PulkaRow.version), func.max(PulkaRow.id)).where(
-                _readable(account_id))).one()) + tuple(connection.execute(select(
-                    func.count(PlayerRow.id), func.sum(func.coalesce(PlayerRow.merged_into_id, 0))).where(
-                    PlayerRow.owner_id == account_id)).one())
+        fingerprint = self.fingerprint(account_id)
         known = self._known.get(key)
         if known is not None and known[0] == fingerprint:
             self._known.move_to_end(key)
@@ -62,13 +58,9 @@ class PlayerStore:
 
     def _read(self, account_id: int, unfinished: bool) -> Circle:
         with self.db.Session() as session:
-            rows = list(session.scalars(select(PulkaRow).where(_readable(account_id)).order_by(PulkaRow.created_at,
+            rows = list(session.scalars(select(PulkaRow).where(readable(account_id)).order_by(PulkaRow.created_at,
                                                                                                   PulkaRow.id)))
-            seated = {player.id: player for row in rows for player in (seat.player for seat in row.seats)}
-            own = {p.id: p for p in session.scalars(select(PlayerRow).where(PlayerRow.owner_id == account_id))}
-            by_id = seated | own
-            roots = {pid: _root(session, by_id, pid) for pid in by_id}
-            players = {roots[pid].uid: _player(roots[pid], account_id) for pid in by_id}
+            roots, players = circle_of(session, account_id, rows)
             records = []
             for row in rows:
                 keys = tuple(roots[seat.player_id].uid for seat in row.seats)
@@ -78,6 +70,11 @@ class PlayerStore:
                     pulka = self.pulkas.get(row.uid)
                     records.append(Record.of(keys, pulka.replay, pulka.started.date(), pulka.currency))
         return tuple(players.values()), tuple(records)
+
+    def fingerprint(self, account_id: int) -> tuple[Any, ...]:
+        """What changes when anything the account's circle is read from changes: one aggregate query."""
+        with self.db.reads.connect() as connection:
+            return _fingerprint(connection, account_id)
 
     def merged_ones(self, account_id: int, uid: str) -> list[Player]:
         """The account's players merged into `uid`."""
@@ -137,7 +134,26 @@ class PlayerStore:
         return row
 
 
-def _readable(account_id: int) -> Any:
+def _fingerprint(connection: Connection, account_id: int) -> tuple[Any, ...]:
+    return tuple(connection.execute(select(func.count(PulkaRow.id), func.sum(PulkaRow.version), func.max(PulkaRow.id))
+                                    .where(readable(account_id))).one()) + \
+        tuple(connection.execute(select(func.count(PlayerRow.id), func.sum(func.coalesce(PlayerRow.merged_into_id, 0)))
+                                 .where(PlayerRow.owner_id == account_id)).one())
+
+
+def circle_of(session: Session, account_id: int, rows: Iterable[PulkaRow], also: Iterable[int] = ()
+              ) -> tuple[dict[int, PlayerRow], dict[str, Player]]:
+    """The players seated in these pulkas, the account's own and those with the ids `also`: each one's root
+    (himself, or the one he is merged into) by row id, and the roots by public id."""
+    seated = {player.id: player for row in rows for player in (seat.player for seat in row.seats)}
+    own = {p.id: p for p in session.scalars(select(PlayerRow).where(PlayerRow.owner_id == account_id))}
+    by_id = seated | own
+    by_id |= {p.id: p for p in session.scalars(select(PlayerRow).where(PlayerRow.id.in_(set(also) - set(by_id))))}
+    roots = {pid: _root(session, by_id, pid) for pid in list(by_id)}
+    return roots, {root.uid: _player(root, account_id) for root in roots.values()}
+
+
+def readable(account_id: int) -> Any:
     """The account's own pulkas, and those of the tables a link it opened shares."""
     shared = (select(PulkaRow.table_uid).join(ShareRow, ShareRow.pulka_id == PulkaRow.id)
               .join(AccessRow, AccessRow.share_id == ShareRow.id).where(AccessRow.account_id == account_id))
@@ -160,10 +176,10 @@ def _player(row: PlayerRow, account_id: int) -> Player:
 
 def _frozen(row: PulkaRow, keys: tuple[str, ...], result: Result | None) -> Record[str]:
     assert result is not None
-    return Record(str(row.rules.get("preset", "sochi")), row.currency, _local_date(row), True, keys, result.net,
+    return Record(str(row.rules.get("preset", "sochi")), row.currency, local_date(row), True, keys, result.net,
                   result.money, result.pairwise, result.roles)
 
 
-def _local_date(row: PulkaRow) -> date:
+def local_date(row: PulkaRow) -> date:
     return aware(row.created_at).astimezone(timezone(timedelta(minutes=row.utc_offset or 0))).date()
 

@@ -1,0 +1,98 @@
+"""The club ledger (CLUB.md §3): the caller's ledger in one currency, payments and their reversals, paid marks,
+the suggested settle-up recorded."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from flask import request
+from flask.typing import ResponseReturnValue
+
+from ...engine import Debt, Payoff
+from ..domain.ledger import Entry, Ledger, Line, Row
+from ..edge.access import actor, me
+from ..edge.context import store
+from ..edge.idempotency import idempotent, json_answer, write
+from ..edge.inputs import json_body
+from ..services import ledger as ledger_service
+from .blueprint import bp
+
+
+def amount(value: Decimal) -> int | float:
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def debt_json(debt: Debt[str] | Payoff[str]) -> dict[str, object]:
+    if isinstance(debt, Debt):
+        return {"from": debt.debtor, "to": debt.creditor, "amount": amount(debt.amount)}
+    return {"from": debt.payer, "to": debt.payee, "amount": amount(debt.amount)}
+
+
+def obligation_json(entry: Entry, line: Line | None = None) -> dict[str, object]:
+    o = entry.obligation
+    found: dict[str, object] = {"id": o.id, "pulka": o.pulka, "from": o.debtor, "to": o.creditor, "amount": amount(o.amount),
+             "currency": o.currency, "title": entry.title, "date": entry.day.isoformat()}
+    if line is not None:
+        found |= {"paid": amount(line.paid), "status": line.status.value}
+    return found
+
+
+def payment_json(row: Row, taken_back: frozenset[str] = frozenset()) -> dict[str, object]:
+    p = row.payment
+    return {"id": p.id, "from": p.payer, "to": p.payee, "amount": amount(p.amount), "currency": p.currency,
+            "obligation": p.obligation, "note": row.note, "kind": p.kind.value, "reverses": p.reverses,
+            "reversed": p.id in taken_back, "by": row.by, "at": row.at.isoformat()}
+
+
+def ledger_json(book: Ledger) -> dict[str, object]:
+    return {"currency": book.currency, "currencies": list(book.currencies),
+            "players": [{"id": p.id, "name": p.name} for p in sorted(book.players.values(), key=lambda p: p.id)
+                        if p.id in book.balances],
+            "balances": {player: amount(value) for player, value in book.balances.items()},
+            "owed": [debt_json(d) for d in book.owed],
+            "obligations": [obligation_json(line.entry, line) for line in book.lines],
+            "payments": [payment_json(row, book.taken_back) for row in book.payments],
+            "settle_up": [debt_json(p) for p in book.settle_up.payments], "exact": book.settle_up.exact}
+
+
+@bp.get("/ledger")
+def ledger() -> ResponseReturnValue:
+    return ledger_json(ledger_service.ledger(store().ledger, me(), request.args.get("currency")))
+
+
+@bp.post("/ledger/payments")
+@idempotent
+def add_payment() -> ResponseReturnValue:
+    body = json_body()
+    return write(lambda once: ledger_service.pay(store().ledger, me(), body, actor(), once),
+                 lambda row: json_answer(201, payment_json(row)))
+
+
+@bp.delete("/ledger/payments/<payment>")
+@idempotent
+def take_back_payment(payment: str) -> ResponseReturnValue:
+    return write(lambda once: ledger_service.take_back(store().ledger, me(), payment, actor(), once),
+                 lambda row: json_answer(200, payment_json(row)))
+
+
+@bp.post("/ledger/obligations/<obligation>/paid")
+@idempotent
+def mark_paid(obligation: str) -> ResponseReturnValue:
+    return write(lambda once: ledger_service.mark(store().ledger, me(), obligation, actor(), True, once),
+                 lambda line: json_answer(200, obligation_json(line.entry, line)))
+
+
+@bp.delete("/ledger/obligations/<obligation>/paid")
+@idempotent
+def unmark_paid(obligation: str) -> ResponseReturnValue:
+    return write(lambda once: ledger_service.mark(store().ledger, me(), obligation, actor(), False, once),
+                 lambda line: json_answer(200, obligation_json(line.entry, line)))
+
+
+@bp.post("/ledger/settle-up")
+@idempotent
+def record_settle_up() -> ResponseReturnValue:
+    body = json_body()
+    return write(lambda once: ledger_service.settle(store().ledger, me(), body.get("currency", ""), body.get("note"),
+                                                    actor(), once),
+                 lambda rows: json_answer(201, {"payments": [payment_json(row) for row in rows]}))

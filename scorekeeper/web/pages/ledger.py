@@ -1,0 +1,67 @@
+"""The ledger's page (CLUB.md §3): one currency at a time, what each player is owed or owes, who owes whom
+since when, the fewest payments to settle it all (recorded in one tap), every obligation with a paid mark to
+set or take back, every payment with its reversal; a payment entered by hand; the rows as CSV."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext
+
+from ..domain.idempotency import Once
+from ..domain.refusals import Refused
+from ..edge import i18n
+from ..edge.access import actor, me
+from ..edge.context import store
+from ..edge.idempotency import idempotent, went, write
+from ..services import ledger as ledger_service
+from ..views.ledger import csv_text, page
+from .blueprint import bp
+
+
+@bp.get("/ledger")
+def ledger() -> ResponseReturnValue:
+    book = ledger_service.ledger(store().ledger, me(), request.args.get("currency"))
+    return render_template("ledger/ledger.html", view=page(book))
+
+
+@bp.get("/ledger.csv")
+def ledger_csv() -> ResponseReturnValue:
+    book = ledger_service.ledger(store().ledger, me(), request.args.get("currency"))
+    name = f"ledger-{book.currency or 'money'}.csv".encode("ascii", "replace").decode().replace("?", "_")
+    return Response("\ufeff" + csv_text(book), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.post("/ledger")
+@idempotent
+def ledger_write() -> ResponseReturnValue:
+    """One of the page's writes, by its `action`; a refusal is said on the page, and nothing is stored."""
+    back = url_for(".ledger", currency=request.form.get("currency", ""))
+    done = {"pay": gettext("Payment recorded."), "take_back": gettext("Payment taken back."),
+            "mark": gettext("Marked paid."), "unmark": gettext("Paid mark taken back."),
+            "settle": gettext("The settle-up is recorded as payments.")}
+    action = request.form.get("action", "")
+    try:
+        if action not in done:
+            raise Refused(gettext("Choose what to do."), "action")
+        return write(lambda once: _do(action, once), lambda _: went(back, ("message", done[action])))
+    except Refused as error:
+        if error.code == "not_found":
+            raise
+        flash(i18n.say(error), "error")
+        return redirect(back)
+
+
+def _do(action: str, once: Once[Any] | None) -> object:
+    form, repo, by, account = request.form, store().ledger, actor(), me()
+    if action == "pay":
+        body = {key: form.get(key) for key in ("from", "to", "amount", "currency", "note")}
+        return ledger_service.pay(repo, account, body | {"obligation": form.get("obligation") or None}, by, once)
+    if action == "take_back":
+        return ledger_service.take_back(repo, account, form.get("payment", ""), by, once)
+    if action in ("mark", "unmark"):
+        return ledger_service.mark(repo, account, form.get("obligation", ""), by, action == "mark", once)
+    return ledger_service.settle(repo, account, form.get("currency", ""), form.get("note"), by, once)

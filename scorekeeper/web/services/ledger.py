@@ -1,0 +1,147 @@
+"""The club ledger (CLUB.md §3): an account's ledger in one currency; payments, their reversals, paid marks
+taken back, the suggested settle-up recorded; and what a table still owes from before (carry-over).
+
+Only the circle's owner writes: payments between his own players, marks on the obligations of his own pulkas.
+Every write reads the rows under the ledger's lock and decides from them, so a mark sent twice pays once."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any, Protocol, TypeVar
+
+from ...engine import Debt, Payment, PaymentKind, SettleUp, mark_paid, reversal, settle_up, unmark
+from ...words import Msg
+from ..domain.idempotency import Once
+from ..domain.ledger import Ledger, Line, Row, Rows, line_of, read_currency, read_note, read_payment
+from ..domain.refusals import ErrorCode, Forbidden, NotFound, Refused
+
+T = TypeVar("T")
+DRAFT = "new"  # the id of a payment not yet stored (the store gives it its own)
+
+
+class LedgerWrite(Protocol):
+    @property
+    def rows(self) -> Rows: ...
+
+    def add(self, payment: Payment[str, str], note: str = "") -> Row: ...
+
+    def done(self, made: T) -> T: ...
+
+
+class LedgerRepository(Protocol):
+    def rows(self, account_id: int) -> Rows:
+        """The account's ledger rows, every currency."""
+
+    def writing(self, account_id: int, by: str, once: Once[Any] | None = None
+                ) -> AbstractContextManager[LedgerWrite]:
+        """One write, under the ledger's lock, with the rows as they stand."""
+
+    def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
+        """The ids of the players of one of the account's readable pulkas, by seat (NotFound otherwise)."""
+
+
+def ledger(repository: LedgerRepository, account_id: int, currency: str | None = None) -> Ledger:
+    """The ledger in `currency`; none asked for: in the one used last."""
+    rows = repository.rows(account_id)
+    if currency is None:
+        currency = next(iter(rows.currencies()), "")
+    return Ledger.of(rows, read_currency(currency))
+
+
+def pay(repository: LedgerRepository, account_id: int, body: Mapping[str, object], by: str,
+        once: Once[Any] | None = None) -> Row:
+    with repository.writing(account_id, by, once) as write:
+        draft = read_payment(body, write.rows.players)
+        if draft.obligation is not None:
+            entry = write.rows.obligation(draft.obligation)
+            if entry is None or entry.obligation.currency != draft.currency:
+                raise Refused(Msg("obligation is the id of an obligation in this currency, or null"), "obligation")
+            _own(entry.own)
+        return write.done(write.add(Payment(DRAFT, draft.payer, draft.payee, draft.amount, draft.currency,
+                                            draft.obligation), draft.note))
+
+
+def take_back(repository: LedgerRepository, account_id: int, payment: str, by: str,
+              once: Once[Any] | None = None) -> Row:
+    """The reversal of the payment: added, or the one that took it back already (nothing changes)."""
+    with repository.writing(account_id, by, once) as write:
+        row = write.rows.payment(payment)
+        if row is None or not row.own:
+            raise NotFound("payment")
+        if row.payment.kind is PaymentKind.REVERSAL:
+            raise Refused(Msg("a reversal is not taken back: record the payment again"), "id",
+                          code=ErrorCode.NOT_REVERSIBLE)
+        done = next((r for r in write.rows.payments if r.payment.reverses == payment), None)
+        return write.done(done or write.add(reversal(row.payment, DRAFT), row.note))
+
+
+def mark(repository: LedgerRepository, account_id: int, obligation: str, by: str, paid: bool,
+         once: Once[Any] | None = None) -> Line:
+    """Pay what is still open on the obligation (`paid`), or take back what its paid marks paid; either
+    twice changes nothing the second time."""
+    with repository.writing(account_id, by, once) as write:
+        entry = write.rows.obligation(obligation)
+        if entry is None:
+            raise NotFound("obligation")
+        _own(entry.own)
+        o = entry.obligation
+        _, payments = write.rows.in_currency(o.currency)
+        on_it = [p for p in payments if p.obligation == o.id]
+        if paid:
+            made = mark_paid(o, on_it, DRAFT)
+            added = [write.add(made)] if made is not None else []
+        else:
+            added = [write.add(r) for r in unmark(o, on_it, lambda _: DRAFT)]
+        stored = {r.payment.id: r for r in (*write.rows.payments, *added)}
+        return write.done(line_of(entry, on_it + [r.payment for r in added], stored))
+
+
+def settle(repository: LedgerRepository, account_id: int, currency: object, note: object, by: str,
+           once: Once[Any] | None = None) -> tuple[Row, ...]:
+    """Record the suggested settle-up as payments, each with the `note`: after it every balance of the
+    currency is 0."""
+    currency, note = read_currency(currency), read_note(note)
+    with repository.writing(account_id, by, once) as write:
+        suggested = Ledger.of(write.rows, currency).settle_up.payments
+        players = write.rows.players
+        if not all(players[p.payer].own and players[p.payee].own for p in suggested):
+            raise Forbidden(Msg("the settle-up moves money between players of another's circle: their owner "
+                                "records it"))
+        return write.done(tuple(write.add(Payment(DRAFT, p.payer, p.payee, p.amount, currency), note)
+                                for p in suggested))
+
+
+@dataclass(frozen=True)
+class Carried:
+    """What the players of a pulka owed each other before it, in its currency: each debt with the date of the
+    oldest obligation still open between the two, and the settle-up of the pulka's money with them."""
+
+    ledger: Ledger
+    debts: tuple[tuple[Debt[str], date | None], ...]
+    seats: tuple[str, ...]  # the players' ids by seat
+
+    def with_money(self, money: Sequence[Decimal]) -> SettleUp[str]:
+        """The fewest payments that settle both the pulka's money (by seat) and what is carried over."""
+        total: dict[str, Decimal] = {player: Decimal(0) for player in self.seats}
+        for seat, amount in enumerate(money):
+            total[self.seats[seat]] += amount
+        for debt in self.debts:
+            total[debt[0].debtor] -= debt[0].amount
+            total[debt[0].creditor] += debt[0].amount
+        return settle_up(total)
+
+
+def carried(repository: LedgerRepository, account_id: int, pulka: str, currency: str) -> Carried:
+    seats = repository.seated(account_id, pulka)
+    book = Ledger.of(repository.rows(account_id), currency)
+    debts = book.owed_among(seats, but=pulka)
+    return Carried(book, tuple((d, book.since(d)) for d in debts), seats)
+
+
+def _own(own: bool) -> None:
+    if not own:
+        raise Forbidden(Msg("the ledger lines of a pulka shared with you are its owner's to mark"))

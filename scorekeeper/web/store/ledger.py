@@ -1,0 +1,151 @@
+"""The club ledger in the database: an account's payments (rows never changed), and the obligations read from
+the frozen results of the pulkas it may read (never stored twice: a reopened pulka has none).
+
+A write locks the account's ledger (its count of ledger writes, bumped first), so that two phones marking
+one obligation paid at once pay it once: the second finds it paid."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, TypeVar
+
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.orm import Session
+
+from ...engine import Obligation, Payment, PaymentKind
+from ..domain.idempotency import Answered, Once
+from ..domain.ledger import Entry, Reopened, Row, Rows, obligation_id
+from ..domain.refusals import NotFound
+from ..domain.results import Event, Result
+from .db import Database
+from .keys import answer, remember
+from .models import AccountRow, EventRow, PaymentRow, PlayerRow, PulkaRow, now
+from .players import PlayerStore, circle_of, local_date, readable
+from .rows import aware
+
+T = TypeVar("T")
+
+
+@dataclass
+class Writing:
+    """One write to an account's ledger: its rows as they stand under the lock, and the payments it adds."""
+
+    session: Session
+    account_id: int
+    rows: Rows
+    by: str
+    _player_ids: dict[str, int]
+    _payment_ids: dict[str, int]
+    added: list[Row] = field(default_factory=list)
+    made: object = None  # what the write answers (an idempotency key keeps the answer of it)
+
+    def add(self, payment: Payment[str, str], note: str = "") -> Row:
+        """Store the payment (its id is given here: the engine's draft id is ignored)."""
+        row = PaymentRow(owner_id=self.account_id, payer_id=self._player_ids[payment.payer],
+                         payee_id=self._player_ids[payment.payee], cents=int(payment.amount.scaleb(2)),
+                         currency=payment.currency, obligation=payment.obligation, kind=payment.kind.value,
+                         reverses_id=None if payment.reverses is None else self._payment_ids[payment.reverses],
+                         note=note, by=self.by, at=now())
+        self.session.add(row)
+        self.session.flush()
+        stored = Row(Payment(row.uid, payment.payer, payment.payee, payment.amount, payment.currency,
+                             payment.obligation, payment.reverses, payment.kind), note, self.by, row.at, True)
+        self.added.append(stored)
+        return stored
+
+    def done(self, made: T) -> T:
+        self.made = made
+        return made
+
+
+class LedgerStore:
+    """The ledgers of one database (services.ledger.LedgerRepository)."""
+
+    def __init__(self, db: Database, players: PlayerStore, remember: int = 64):
+        self.db = db
+        self.players = players
+        self._known: OrderedDict[int, tuple[tuple[Any, ...], Rows]] = OrderedDict()
+        self._remember = remember
+
+    def rows(self, account_id: int) -> Rows:
+        """The account's ledger, read again only when a fingerprint of it changed (a freeze, a reopening, a
+        rename, a merge bump the circle's; a payment the account's or a sharing owner's count of writes)."""
+        with self.db.reads.connect() as connection:
+            fingerprint = self.players.fingerprint(account_id) + (connection.scalar(
+                select(func.sum(AccountRow.ledger_writes)).where(or_(
+                    AccountRow.id == account_id,
+                    AccountRow.id.in_(select(PulkaRow.owner_id).where(readable(account_id)))))),)
+        known = self._known.get(account_id)
+        if known is not None and known[0] == fingerprint:
+            self._known.move_to_end(account_id)
+            return known[1]
+        with self.db.Session() as session:
+            rows, _, _ = _read(session, account_id)
+        self._known[account_id] = (fingerprint, rows)
+        while len(self._known) > self._remember:
+            self._known.popitem(last=False)
+        return rows
+
+    @contextmanager
+    def writing(self, account_id: int, by: str, once: Once[Any] | None = None) -> Iterator[Writing]:
+        """One transaction on the account's ledger, under its lock; Answered if the idempotency key's write was
+        made already. The key and its answer (of what the block made) are stored in the same transaction."""
+        with self.db.Session.begin() as session:
+            session.execute(update(AccountRow).where(AccountRow.id == account_id)
+                            .values(ledger_writes=AccountRow.ledger_writes + 1))
+            if once is not None and (first := answer(session, once)) is not None:
+                raise Answered(first)
+            rows, player_ids, payment_ids = _read(session, account_id)
+            writing = Writing(session, account_id, rows, by, player_ids, payment_ids)
+            yield writing
+            remember(session, once, writing.made)
+
+    def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
+        with self.db.Session() as session:
+            row = session.scalars(select(PulkaRow).where(PulkaRow.uid == pulka, readable(account_id))).one_or_none()
+            if row is None:
+                raise NotFound()
+            roots, _ = circle_of(session, account_id, [row])
+            return tuple(roots[seat.player_id].uid for seat in row.seats)
+
+
+def _read(session: Session, account_id: int) -> tuple[Rows, dict[str, int], dict[str, int]]:
+    """The rows, with the row ids of the account's own players and of the payments, by public id."""
+    pulkas = list(session.scalars(select(PulkaRow).where(readable(account_id), PulkaRow.result.is_not(None))))
+    payers = select(PaymentRow.payer_id).where(PaymentRow.owner_id == account_id)
+    payees = select(PaymentRow.payee_id).where(PaymentRow.owner_id == account_id)
+    roots, players = circle_of(session, account_id, pulkas, session.scalars(payers.union(payees)))
+    entries = []
+    for row in pulkas:
+        result = Result.read(row.result)
+        assert result is not None
+        seats = [roots[seat.player_id].uid for seat in sorted(row.seats, key=lambda s: s.seat)]
+        for i, t in enumerate(result.transfers):
+            if seats[t.payer] != seats[t.payee]:  # two seats of one merged player owe nobody
+                entries.append(Entry(Obligation(obligation_id(row.uid, result.at, i), row.uid, seats[t.payer],
+                                                seats[t.payee], t.amount, row.currency),
+                                     row.name, local_date(row), aware(result.at), row.owner_id == account_id))
+    shared = {e.obligation.id for e in entries if not e.own}
+    owners = {row.owner_id for row in pulkas if row.owner_id != account_id}
+    query = select(PaymentRow).where(or_(PaymentRow.owner_id == account_id, PaymentRow.owner_id.in_(owners) &
+                                         PaymentRow.obligation.in_(shared))).order_by(PaymentRow.id)
+    stored = list(session.scalars(query))
+    missing = {r.payer_id for r in stored} | {r.payee_id for r in stored}
+    if missing - set(roots):
+        roots, players = circle_of(session, account_id, pulkas, missing)
+    uid_of = {r.id: r.uid for r in stored}
+    payments = tuple(Row(Payment(r.uid, roots[r.payer_id].uid, roots[r.payee_id].uid, Decimal(r.cents).scaleb(-2),
+                                 r.currency, r.obligation, None if r.reverses_id is None else uid_of[r.reverses_id],
+                                 PaymentKind(r.kind)), r.note, r.by, aware(r.at), r.owner_id == account_id)
+                     for r in stored)
+    titles = {id: (uid, name) for id, uid, name in session.execute(
+        select(PulkaRow.id, PulkaRow.uid, PulkaRow.name).where(PulkaRow.owner_id == account_id))}
+    reopened = tuple(Reopened(*titles[e.pulka_id], e.by, aware(e.at)) for e in session.scalars(
+        select(EventRow).where(EventRow.what == Event.REOPENED.value, EventRow.pulka_id.in_(titles))
+        .order_by(EventRow.id)))
+    own_players = {root.uid: root.id for root in roots.values() if root.owner_id == account_id}
+    return Rows(players, tuple(entries), payments, reopened), own_players, {r.uid: r.id for r in stored}

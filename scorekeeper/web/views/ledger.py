@@ -1,0 +1,60 @@
+"""What the ledger's page and file show: one currency's balances by name, who owes whom since when, every
+obligation with its pulka and status, every payment; the same rows as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from ...engine import Debt
+from ..domain.ledger import Ledger, Line, Row
+
+
+@dataclass(frozen=True)
+class Owing:
+    debtor: str
+    creditor: str
+    amount: Decimal
+    since: date | None  # the oldest obligation still open between the two
+
+
+@dataclass(frozen=True)
+class LedgerPage:
+    ledger: Ledger
+    balances: tuple[tuple[str, str, Decimal], ...]  # (id, name, amount), by name
+    owing: tuple[Owing, ...]
+    lines: tuple[Line, ...]
+    payments: tuple[Row, ...]
+    writable: tuple[tuple[str, str], ...]  # the own players a payment may be between: (id, name)
+
+
+def page(book: Ledger) -> LedgerPage:
+    balances = tuple(sorted(((p, book.name(p), v) for p, v in book.balances.items()),
+                            key=lambda b: b[1].casefold()))
+    writable = tuple(sorted(((p.id, p.name) for p in book.players.values() if p.own), key=lambda p: p[1].casefold()))
+    return LedgerPage(book, balances, tuple(owing(book, d) for d in book.owed), book.lines, book.payments, writable)
+
+
+def owing(book: Ledger, debt: Debt[str]) -> Owing:
+    return Owing(book.name(debt.debtor), book.name(debt.creditor), debt.amount, book.since(debt))
+
+
+def csv_text(book: Ledger) -> str:
+    """One row per obligation and per payment, in the ledger's currency, the latest first."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["row", "id", "date", "from", "to", "amount", "currency", "pulka", "title", "paid", "status",
+                     "kind", "obligation", "reverses", "note", "by"])
+    for line in book.lines:
+        o, e = line.entry.obligation, line.entry
+        writer.writerow(["obligation", o.id, e.day.isoformat(), book.name(o.debtor), book.name(o.creditor), o.amount,
+                         o.currency, o.pulka, e.title, line.paid, line.status.value, "", "", "", "", ""])
+    for row in book.payments:
+        p = row.payment
+        writer.writerow(["payment", p.id, row.at.isoformat(timespec="seconds"), book.name(p.payer), book.name(p.payee),
+                         p.amount, p.currency, "", "", "", "", p.kind.value, p.obligation or "", p.reverses or "",
+                         row.note, row.by])
+    return out.getvalue()
