@@ -25,7 +25,6 @@ from werkzeug.wrappers import Response as Answering  # what a redirect is: flask
 from ...words import Msg
 from ..domain.idempotency import Answer, Answered, Once
 from ..domain.limits import IDEMPOTENCY_KEY_MAX
-from ..domain.pulkas import Pulka
 from ..domain.refusals import Refused
 from .access import scope
 from .context import store

@@ -23,7 +23,7 @@ from ..domain.refusals import NotFound
 from ..domain.results import Event, Result
 from .db import Database
 from .keys import answer, remember
-from .models import AccountRow, EventRow, PaymentRow, PlayerRow, PulkaRow, now
+from .models import AccountRow, EventRow, PaymentRow, PulkaRow, now
 from .players import PlayerStore, circle_of, local_date, readable
 from .rows import aware
 
