@@ -315,3 +315,44 @@ def rows(store: FakeStore) -> object:
 
 # Each fake is what its Protocol asks (mypy checks these lines when it checks the tests).
 _: tuple[PulkaRepository, AccountRepository, ShareRepository] = (FakePulkas(), FakeAccounts(), FakeShares(FakePulkas()))
+
+
+class FakeLedger:
+    """The ledger's rows in memory (services.ledger.LedgerRepository): obligations as frozen pulkas leave
+    them, and payments appended by writes, kept only when the write's block ends without an error."""
+
+    def __init__(self, players: Sequence[str]) -> None:
+        from scorekeeper.web.domain.players import Player
+        self.players = {p: Player(p, p.upper()) for p in players}
+        self.obligations: list[Any] = []
+        self.payments: list[Any] = []
+        self.seats: dict[str, tuple[str, ...]] = {}
+
+    def rows(self, account_id: int) -> Any:
+        from scorekeeper.web.domain.ledger import Rows
+        return Rows(self.players, tuple(self.obligations), tuple(self.payments))
+
+    @contextmanager
+    def writing(self, account_id: int, by: str, once: Once[Any] | None = None) -> Iterator[Any]:
+        write = _FakeLedgerWrite(self.rows(account_id), by)
+        yield write
+        self.payments.extend(write.added)
+
+    def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
+        if pulka not in self.seats:
+            raise NotFound()
+        return self.seats[pulka]
+
+
+class _FakeLedgerWrite:
+    def __init__(self, rows: Any, by: str) -> None:
+        self.rows, self.by, self.added = rows, by, []
+
+    def add(self, payment: Any, note: str = "") -> Any:
+        from scorekeeper.web.domain.ledger import Row
+        row = Row(dataclasses.replace(payment, id=secrets.token_hex(6)), note, self.by, now(), True)
+        self.added.append(row)
+        return row
+
+    def done(self, made: Any) -> Any:
+        return made
