@@ -251,3 +251,18 @@ def test_the_page_speaks_russian(client):
     client.post("/language", data={"language": "ru"})
     page = client.get("/ledger", headers={"Accept-Language": "ru"}).get_data(as_text=True)
     assert "Долги" in page and "B должен A 644,00\u00a0₽ с" in page and "Отметить оплату" in page
+
+
+def test_the_next_evening_shows_what_its_players_owe_from_before_and_settles_it_together(client):
+    first = evening(client, "ABC", 3, "₽")
+    assert "Owed from before" not in client.get(f"/p/{first}/settlement").get_data(as_text=True)  # its own debts
+    who = ids(client)
+    client.post("/api/v1/ledger/payments", json={"from": who["C"], "to": who["A"], "amount": 146, "currency": "₽"})
+    # the same table again, next evening
+    second = evening(client, "ABC", 3, "₽", deals=0)
+    page = client.get(f"/p/{second}/settlement").get_data(as_text=True)
+    assert "Owed from before" in page and "B owes A 644.00\u00a0₽ since" in page and "C owes A" not in page
+    # nothing played yet: settling together is paying what is carried over
+    assert "B pays A 644.00\u00a0₽" in page
+    other = evening(client, "ADE", 3, "₽", deals=0)
+    assert "Owed from before" not in client.get(f"/p/{other}/settlement").get_data(as_text=True)

@@ -24,16 +24,18 @@ from ..domain.pulkas import Pulka, read_settings
 from ..domain.reading import read_pulka_file
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import Caller, actor, me, own_seat, role
+from ..edge.access import Caller, actor, caller, me, own_seat, role
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ADVANCED, ConfirmForm, ImportForm, PulkaForm, bounds, form_field, text_of
 from ..edge.idempotency import idempotent, new_key, went, write
 from ..edge.presenting import busy_list, download, home_gate, presenter
 from ..edge.security import remember_choice
+from ..services import ledger as ledger_service
 from ..services import pulkas as pulka_service
 from ..views.filters import orientation_of
 from ..views.gate import Busy
+from ..views.ledger import carry_over
 from ..views.pulkas import card
 from ..views.settlement import CASH_UNITS, in_cash_view
 from .blueprint import bp
@@ -203,8 +205,11 @@ def settlement(uid: str) -> ResponseReturnValue:
     chosen = request.args.get("cash")
     unit = _cash_unit(chosen if chosen is not None else request.cookies.get(CASH_COOKIE))
     cash = in_cash_view(pulka.players, pulka.settlement, unit) if unit is not None else None
+    before = None  # what its players owed each other before it, in the caller's ledger
+    if caller().account is not None:
+        before = carry_over(ledger_service.carried(store().ledger, me(), uid, pulka.currency), pulka.settlement.money)
     response = make_response(render_template("pulkas/settlement.html", pulka=pulka, view=view.settlement,
-                                             balances=view.balances, cash=cash, units=CASH_UNITS))
+                                             balances=view.balances, cash=cash, units=CASH_UNITS, before=before))
     if chosen is not None:
         remember_choice(response, CASH_COOKIE, str(unit or ""))
     return response

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
 from ...engine import Debt
 from ..domain.ledger import Ledger, Line, Row
+from ..services.ledger import Carried
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,22 @@ def page(book: Ledger) -> LedgerPage:
 
 def owing(book: Ledger, debt: Debt[str]) -> Owing:
     return Owing(book.name(debt.debtor), book.name(debt.creditor), debt.amount, book.since(debt))
+
+
+@dataclass(frozen=True)
+class CarryOver:
+    """What a pulka's players owed each other before it, and the fewest payments settling it with the pulka."""
+
+    owing: tuple[Owing, ...]
+    together: tuple[tuple[str, str, Decimal], ...]  # (payer, payee, amount) by name
+
+
+def carry_over(carried: Carried, money: Sequence[Decimal]) -> CarryOver | None:
+    if not carried.debts:
+        return None
+    book = carried.ledger
+    together = tuple((book.name(p.payer), book.name(p.payee), p.amount) for p in carried.with_money(money).payments)
+    return CarryOver(tuple(owing(book, d) for d, _ in carried.debts), together)
 
 
 def csv_text(book: Ledger) -> str:
