@@ -1,4 +1,4 @@
-"""The OpenAPI paths of the club's features: a pulka's end, the players and their statistics."""
+"""The OpenAPI paths of the club's features: a pulka's end, the players and their statistics, the ledger."""
 
 from __future__ import annotations
 
@@ -52,4 +52,42 @@ def club_paths() -> dict[str, dict[str, Any]]:
             "responses": {"204": {"description": "merged"}} | errors(404, 415)},
             "delete": {"summary": "Undo the player's merge", "responses": {"204": {"description": "undone"}}
                        | errors(404)}},
+        **ledger_paths(),
+    }
+
+
+def ledger_paths() -> dict[str, dict[str, Any]]:
+    """CLUB.md §3: the caller's ledger in one currency, its payments, paid marks and the settle-up."""
+    amount = {"oneOf": [{"type": "number"}, {"type": "string"}], "description": "above 0, in whole cents"}
+    payment = {"type": "object", "required": ["from", "to", "amount"], "properties": {
+        "from": {"type": "string", "description": "a player id of the caller's circle"}, "to": {"type": "string"},
+        "amount": amount, "currency": {"type": "string", "maxLength": 8},
+        "obligation": {"type": ["string", "null"]}, "note": {"type": "string", "maxLength": 200}}}
+    obligation = {"name": "obligation", "in": "path", "required": True, "schema": {"type": "string"}}
+    marks = {"parameters": [obligation], "post": {
+        "summary": "Pay what is still open on the obligation (a second call changes nothing)",
+        "parameters": [IDEMPOTENCY_KEY], "responses": {"200": {"description": "the obligation"}} | errors(403, 404)},
+        "delete": {"summary": "Reverse the payments the obligation's paid marks made", "parameters": [IDEMPOTENCY_KEY],
+                   "responses": {"200": {"description": "the obligation"}} | errors(403, 404)}}
+    return {
+        "/api/v1/ledger": {"get": {
+            "summary": "The caller's ledger in one currency: balances, who owes whom, obligations, payments, the "
+                       "fewest payments to settle (CLUB.md §3)",
+            "parameters": [{"name": "currency", "in": "query", "schema": {"type": "string", "maxLength": 8},
+                            "description": "none: the currency used last"}],
+            "responses": {"200": {"description": "the ledger"}} | errors(400)}},
+        "/api/v1/ledger/payments": {"post": {
+            "summary": "Record a payment (between players of the caller's own circle)", "parameters": [IDEMPOTENCY_KEY],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": payment}}},
+            "responses": {"201": {"description": "the payment"}} | errors(400, 403, 415)}},
+        "/api/v1/ledger/payments/{payment}": {"parameters": [
+            {"name": "payment", "in": "path", "required": True, "schema": {"type": "string"}}], "delete": {
+            "summary": "Take a payment back: a reversing row is added, both stay listed",
+            "parameters": [IDEMPOTENCY_KEY], "responses": {"200": {"description": "the reversal"}} | errors(404, 409)}},
+        "/api/v1/ledger/obligations/{obligation}/paid": marks,
+        "/api/v1/ledger/settle-up": {"post": {
+            "summary": "Record the suggested settle-up of a currency as payments", "parameters": [IDEMPOTENCY_KEY],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
+                            "properties": {"currency": {"type": "string"}, "note": {"type": "string"}}}}}},
+            "responses": {"201": {"description": "the payments recorded"}} | errors(400, 403, 415)}},
     }
