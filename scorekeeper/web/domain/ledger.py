@@ -138,6 +138,7 @@ class Ledger:
     taken_back: frozenset[str]  # ids of the payments a reversal took back
     settle_up: SettleUp[str]
     reopened: tuple[Reopened, ...]
+    oldest_open: Mapping[frozenset[str], date]  # by pair: the date of the oldest obligation not paid
 
     @classmethod
     def of(cls, rows: Rows, currency: str) -> Ledger:
@@ -151,10 +152,14 @@ class Ledger:
                  if entry.obligation.currency == currency]
         lines.sort(key=lambda line: (line.entry.ended, line.entry.obligation.id), reverse=True)
         money = balances(obligations, payments)
+        oldest: dict[frozenset[str], date] = {}
+        for line in lines:  # the latest first: the oldest is written last
+            if line.status is not ObligationStatus.PAID:
+                oldest[frozenset((line.entry.obligation.debtor, line.entry.obligation.creditor))] = line.entry.day
         return cls(currency, rows.currencies(), rows.players, money, owed(obligations, payments), tuple(lines),
                    tuple(sorted((replace(stored[p.id], payment=p) for p in payments),
                                 key=lambda r: (r.at, r.payment.id), reverse=True)),
-                   taken_back, settle_up(money), rows.reopened)
+                   taken_back, settle_up(money), rows.reopened, oldest)
 
     def name(self, player: str) -> str:
         return self.players[player].name if player in self.players else "?"
@@ -170,9 +175,7 @@ class Ledger:
 
     def since(self, debt: Debt[str]) -> date | None:
         """The date of the oldest obligation still open between the two ("since 12.11")."""
-        days = [line.entry.day for line in self.lines if line.status is not ObligationStatus.PAID and
-                {line.entry.obligation.debtor, line.entry.obligation.creditor} == {debt.debtor, debt.creditor}]
-        return min(days, default=None)
+        return self.oldest_open.get(frozenset((debt.debtor, debt.creditor)))
 
 
 @dataclass(frozen=True)

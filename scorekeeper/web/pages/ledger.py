@@ -24,7 +24,7 @@ from .blueprint import bp
 @bp.get("/ledger")
 def ledger() -> ResponseReturnValue:
     book = ledger_service.ledger(store().ledger, me(), request.args.get("currency"))
-    return render_template("ledger/ledger.html", view=page(book))
+    return render_template("ledger/ledger.html", view=page(book, request.args.get("all") == "1"))
 
 
 @bp.get("/ledger.csv")

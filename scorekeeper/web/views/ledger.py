@@ -31,13 +31,21 @@ class LedgerPage:
     lines: tuple[Line, ...]
     payments: tuple[Row, ...]
     writable: tuple[tuple[str, str], ...]  # the own players a payment may be between: (id, name)
+    cut: bool  # only the latest SHOWN obligations and payments are listed
 
 
-def page(book: Ledger) -> LedgerPage:
+# A club's ledger grows by a few rows an evening: the page lists the latest ones (everything on asking, and the
+# balances and who owes whom always count every row).
+SHOWN = 50
+
+
+def page(book: Ledger, everything: bool = False) -> LedgerPage:
     balances = tuple(sorted(((p, book.name(p), v) for p, v in book.balances.items()),
                             key=lambda b: b[1].casefold()))
     writable = tuple(sorted(((p.id, p.name) for p in book.players.values() if p.own), key=lambda p: p[1].casefold()))
-    return LedgerPage(book, balances, tuple(owing(book, d) for d in book.owed), book.lines, book.payments, writable)
+    most = None if everything else SHOWN
+    return LedgerPage(book, balances, tuple(owing(book, d) for d in book.owed), book.lines[:most],
+                      book.payments[:most], writable, max(len(book.lines), len(book.payments)) > (most or 0) > 0)
 
 
 def owing(book: Ledger, debt: Debt[str]) -> Owing:

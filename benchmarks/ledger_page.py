@@ -1,0 +1,78 @@
+"""The ledger's page benchmark (not a test): a club of --pulkas closed pulkas (their transfers are the
+obligations) and --payments payments in one account, on SQLite (or --url). It prints how many obligations and
+payments the rouble ledger holds, then the page and the API answer, cold (rows read) and warm (median and p95
+of --repeat requests; the rows are read again only when a fingerprint of them changed), and the exact
+settle-up of --players open balances. Goals (issue 21): with 2,000 obligations and 3,000 payments the page
+p95 < 50 ms warm; the exact settle-up for 12 players under 200 ms.
+
+    .venv/bin/python benchmarks/ledger_page.py [--pulkas 1000] [--payments 3000] [--repeat 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from decimal import Decimal
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.generate import long_pulka  # noqa: E402
+from benchmarks.players import timed  # noqa: E402
+from scorekeeper.engine import Payment, settle_up  # noqa: E402
+from scorekeeper.web import create_app  # noqa: E402
+from scorekeeper.web.domain.pulkas import Settings  # noqa: E402
+from scorekeeper.web.services import pulkas as pulka_service  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pulkas", type=int, default=1000)
+    parser.add_argument("--payments", type=int, default=3000)
+    parser.add_argument("--players", type=int, default=12)
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--url", help="a database URL (default: a new SQLite file)")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp())
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": args.url or f"sqlite:///{folder / 'club.sqlite'}"},
+                     instance_path=str(folder / "instance"))
+    client = app.test_client()
+    client.post("/api/v1/accounts", json={"username": "club", "password": "a long password"})
+    token = client.post("/api/v1/tokens", json={"username": "club", "password": "a long password"}).json["token"]
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    store = app.extensions["scorekeeper"]
+    owner = store.accounts.account(username="club").id
+    names = [f"Игрок {i + 1}" for i in range(args.players)]
+    rng = random.Random(7)
+    start = time.perf_counter()
+    for number in range(args.pulkas):
+        n = rng.choice((3, 4))
+        file = long_pulka(n, 6, "sochi", seed=number)
+        settings = Settings(f"Вечер {number}", "₽", tuple(rng.sample(names, n)), file.first_dealer, file.rules)
+        pulka_service.create_pulka(store.pulkas, owner, settings, file.deals, closed_by="club")
+    with store.ledger.writing(owner, "club") as write:
+        ids = sorted(p for p in write.rows.players)
+        for _ in range(args.payments):
+            payer, payee = rng.sample(ids, 2)
+            write.add(Payment("new", payer, payee, Decimal(rng.randint(1, 50000)).scaleb(-2), "₽"))
+    book = client.get("/api/v1/ledger?currency=₽").json
+    print(f"ledger: {len(book['obligations'])} obligations, {len(book['payments'])} payments, "
+          f"{len(book['balances'])} players, {store.db.engine.dialect.name}; built in "
+          f"{time.perf_counter() - start:.1f} s")
+    for label, path in (("page /ledger", "/ledger?currency=₽"), ("API GET /api/v1/ledger", "/api/v1/ledger?currency=₽")):
+        cold, median, p95 = timed(lambda: client.get(path), args.repeat)
+        print(f"{label}: cold {cold:.0f} ms, warm median {median:.0f} ms, p95 {p95:.0f} ms")
+    balances = [rng.randint(-10**6, 10**6) for _ in range(args.players - 1)]
+    money = {f"p{i}": Decimal(c).scaleb(-2) for i, c in enumerate(balances + [-sum(balances)])}
+    start = time.perf_counter()
+    found = settle_up(money)
+    print(f"exact settle-up of {args.players} open balances: {len(found.payments)} payments in "
+          f"{(time.perf_counter() - start) * 1000:.0f} ms (exact: {found.exact})")
+    store.close()
+
+
+if __name__ == "__main__":
+    main()
