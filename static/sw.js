@@ -136,7 +136,8 @@ async function sessionOf(response) {
 // shown on every page until the player opens it (/outbox/<id>, the form with the choices kept) or discards
 // it; the writes of that pulka entered after it wait behind it. A 5xx (503 cannot_save) is tried again.
 
-const WRITES = /^\/p\/([^/]+)\/(deal|deals\/\d+\/(edit|delete)|undo|restore)$/;
+// A pulka's writes, and the ledger's (a payment, a mark: kept as the writes of one more "pulka", "ledger").
+const WRITES = /^\/(?:p\/([^/]+)\/(deal|deals\/\d+\/(edit|delete)|undo|restore)|ledger)$/;
 const RETRY_STATUS = 500;  // and above: nothing was saved, and the server may save it later
 const labels = new Map();  // idempotency key -> what the page said the write is, until the write is kept
 
@@ -159,7 +160,7 @@ async function write(request, target) {
   if (!url) return Response.redirect("/outbox", 303);  // a refused write discarded meanwhile
   const body = await request.text();
   const key = new URLSearchParams(body).get("idempotency_key") || "";
-  const [, pulka, route] = new URL(url).pathname.match(WRITES);
+  const [, pulka = "ledger", route] = new URL(url).pathname.match(WRITES);
   const item = {
     url, body, key, pulka, kind: route === "deal" ? "deal" : "", at: Date.now(), state: "waiting",
     type: request.headers.get("Content-Type") || "application/x-www-form-urlencoded",

@@ -37,11 +37,15 @@ export function outbox() {
   setInterval(() => { if (waiting && !document.hidden) flush(); }, OUTBOX_RETRY_MS);
   worker.ready.then(flush);
   worker.addEventListener("controllerchange", flush);
-  // The page that says a write was kept: its links lead back to that pulka.
+  // The page that says a write was kept: its links lead back to that pulka (or to the ledger, for a payment).
   const pulka = new URLSearchParams(location.search).get("p");
   document.querySelectorAll("[data-outbox-link]").forEach((link) => {
     if (!pulka || !/^[\w-]+$/.test(pulka)) return;
-    link.href = link.dataset.outboxLink.replace("{pulka}", pulka);
+    if (pulka === "ledger") {
+      if (!link.dataset.outboxLink.endsWith("}")) return;  // no next deal: the sheet's link leads to the ledger
+      link.href = "/ledger";
+      link.textContent = link.dataset.ledger || link.textContent;
+    } else link.href = link.dataset.outboxLink.replace("{pulka}", pulka);
     link.hidden = false;
   });
 }
