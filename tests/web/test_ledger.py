@@ -250,7 +250,7 @@ def test_the_page_speaks_russian(client):
     evening(client, "ABC", 3, "₽")
     client.post("/language", data={"language": "ru"})
     page = client.get("/ledger", headers={"Accept-Language": "ru"}).get_data(as_text=True)
-    assert "Долги" in page and "B должен A 644,00\u00a0₽ с" in page and "Отметить оплату" in page
+    assert "Долги" in page and "B → A: 644,00\u00a0₽, долг с" in page and "Отметить оплату" in page
 
 
 def test_the_next_evening_shows_what_its_players_owe_from_before_and_settles_it_together(client):
