@@ -22,6 +22,7 @@ TINY = {
     "replay.py": ["--deals", "200", "--repeat", "1"],
     "home.py": ["--pulkas", "2", "--deals", "20", "--clients", "2", "--seconds", "1"],
     "ledger.py": ["--players", "4", "8", "--repeat", "1"],
+    "ledger_page.py": ["--pulkas", "3", "--payments", "5", "--players", "4", "--repeat", "2"],
     "players.py": ["--pulkas", "4", "--deals", "20", "--repeat", "2"],
 }
 

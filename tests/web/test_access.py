@@ -140,7 +140,7 @@ ROUTES: dict[str, tuple[str, list[tuple[str, str, Any]]]] = {
     "api.unmark_paid": ("circle", [("DELETE", "/api/v1/ledger/obligations/{obligation}/paid", None)]),
     "pages.ledger": ("account", [("GET", "/ledger", None)]),
     "pages.ledger_csv": ("account", [("GET", "/ledger.csv?currency=₽", None)]),
-    "pages.ledger_write": ("account", [("POST", "/ledger", {"action": "mark", "obligation": "{obligation}",
+    "pages.ledger_write": ("circle", [("POST", "/ledger", {"action": "mark", "obligation": "{obligation}",
                                                              "currency": "₽"})]),
     "pages.player": ("circle", [("GET", "/players/{player}", None)]),
     "api.close_pulka": ("own", [("POST", "/api/v1/pulkas/{uid}/close", {})]),

@@ -70,9 +70,10 @@ def test_migrations_create_every_table(app):
     engine = app.extensions["scorekeeper"].db.engine
     tables = set(inspect(engine).get_table_names())
     assert {"players", "pulkas", "pulka_players", "deals", "accounts", "api_tokens", "shares", "pulka_access",
-            "login_failures", "idempotency_keys", "generations", "sessions", "alembic_version"} <= tables
+            "login_failures", "idempotency_keys", "generations", "sessions", "ledger_payments",
+            "alembic_version"} <= tables
     with engine.connect() as connection:
-        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0010"
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0011"
     app.extensions["scorekeeper"].db.upgrade()  # again: nothing to do
 
 

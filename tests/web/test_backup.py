@@ -85,6 +85,13 @@ def fill(app) -> None:
     browser.post("/login", data={"username": "vera", "password": "a long password"})
     assert browser.get(f"/s/{link['token']}").status_code == 302
     assert browser.post("/login", data={"username": "vera", "password": "wrong password"}).status_code == 401
+    # The ledger: the closed pulka's obligations, a payment between two of its players, and a taken back one.
+    assert client.post(f"/api/v1/pulkas/{four}/close").status_code == 200
+    anya, boris = sorted(p["id"] for p in client.get("/api/v1/ledger?currency=₽").json["players"])[:2]
+    paid = client.post("/api/v1/ledger/payments", json={"from": anya, "to": boris, "amount": "2.50", "currency": "₽",
+                                                        "note": "наличными"})
+    assert paid.status_code == 201
+    assert client.delete(f"/api/v1/ledger/payments/{paid.json['id']}").status_code == 200
     empty = [name for name, rows in everything(app_url(app)).items() if not rows]
     # A new table must be filled here too, so that the round trip below covers it.
     assert empty == [], f"fill() writes nothing into {empty}"

@@ -78,6 +78,7 @@ def take_back_payment(payment: str) -> ResponseReturnValue:
 @bp.post("/ledger/obligations/<obligation>/paid")
 @idempotent
 def mark_paid(obligation: str) -> ResponseReturnValue:
+    json_body(optional=True)  # none is needed; one sent must still be JSON, as on every POST
     return write(lambda once: ledger_service.mark(store().ledger, me(), obligation, actor(), True, once),
                  lambda line: json_answer(200, obligation_json(line.entry, line)))
 

@@ -66,9 +66,9 @@ def ledger_paths() -> dict[str, dict[str, Any]]:
     obligation = {"name": "obligation", "in": "path", "required": True, "schema": {"type": "string"}}
     marks = {"parameters": [obligation], "post": {
         "summary": "Pay what is still open on the obligation (a second call changes nothing)",
-        "parameters": [IDEMPOTENCY_KEY], "responses": {"200": {"description": "the obligation"}} | errors(403, 404)},
+        "parameters": [IDEMPOTENCY_KEY], "responses": {"200": {"description": "the obligation"}} | errors(400, 403, 404, 415, 422)},
         "delete": {"summary": "Reverse the payments the obligation's paid marks made", "parameters": [IDEMPOTENCY_KEY],
-                   "responses": {"200": {"description": "the obligation"}} | errors(403, 404)}}
+                   "responses": {"200": {"description": "the obligation"}} | errors(403, 404, 422)}}
     return {
         "/api/v1/ledger": {"get": {
             "summary": "The caller's ledger in one currency: balances, who owes whom, obligations, payments, the "
@@ -79,15 +79,15 @@ def ledger_paths() -> dict[str, dict[str, Any]]:
         "/api/v1/ledger/payments": {"post": {
             "summary": "Record a payment (between players of the caller's own circle)", "parameters": [IDEMPOTENCY_KEY],
             "requestBody": {"required": True, "content": {"application/json": {"schema": payment}}},
-            "responses": {"201": {"description": "the payment"}} | errors(400, 403, 415)}},
+            "responses": {"201": {"description": "the payment"}} | errors(400, 403, 415, 422)}},
         "/api/v1/ledger/payments/{payment}": {"parameters": [
             {"name": "payment", "in": "path", "required": True, "schema": {"type": "string"}}], "delete": {
             "summary": "Take a payment back: a reversing row is added, both stay listed",
-            "parameters": [IDEMPOTENCY_KEY], "responses": {"200": {"description": "the reversal"}} | errors(404, 409)}},
+            "parameters": [IDEMPOTENCY_KEY], "responses": {"200": {"description": "the reversal"}} | errors(403, 404, 409, 422)}},
         "/api/v1/ledger/obligations/{obligation}/paid": marks,
         "/api/v1/ledger/settle-up": {"post": {
             "summary": "Record the suggested settle-up of a currency as payments", "parameters": [IDEMPOTENCY_KEY],
             "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
                             "properties": {"currency": {"type": "string"}, "note": {"type": "string"}}}}}},
-            "responses": {"201": {"description": "the payments recorded"}} | errors(400, 403, 415)}},
+            "responses": {"201": {"description": "the payments recorded"}} | errors(400, 403, 415, 422)}},
     }

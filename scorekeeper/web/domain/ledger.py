@@ -237,3 +237,23 @@ def read_note(note: object) -> str:
     if not isinstance(note, str) or len(note) > LEDGER_NOTE_MAX or not one_line(note):
         raise Refused(Msg("note is one line of at most {most} characters")(most=LEDGER_NOTE_MAX), "note")
     return note.strip()
+
+
+@dataclass(frozen=True)
+class Carried:
+    """What the players of a pulka owed each other before it, in its currency: each debt with the date of the
+    oldest obligation still open between the two, and the settle-up of the pulka's money with them."""
+
+    ledger: Ledger
+    debts: tuple[tuple[Debt[str], date | None], ...]
+    seats: tuple[str, ...]  # the players' ids by seat
+
+    def with_money(self, money: Sequence[Decimal]) -> SettleUp[str]:
+        """The fewest payments that settle both the pulka's money (by seat) and what is carried over."""
+        total: dict[str, Decimal] = {player: Decimal(0) for player in self.seats}
+        for seat, amount in enumerate(money):
+            total[self.seats[seat]] += amount
+        for debt in self.debts:
+            total[debt[0].debtor] -= debt[0].amount
+            total[debt[0].creditor] += debt[0].amount
+        return settle_up(total)

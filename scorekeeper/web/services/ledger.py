@@ -7,17 +7,14 @@ Every write reads the rows under the ledger's lock and decides from them, so a m
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from datetime import date
-from decimal import Decimal
 from typing import Any, Protocol, TypeVar
 
-from ...engine import Debt, Payment, PaymentKind, SettleUp, mark_paid, reversal, settle_up, unmark
+from ...engine import Payment, PaymentKind, mark_paid, reversal, unmark
 from ...words import Msg
 from ..domain.idempotency import Once
-from ..domain.ledger import Ledger, Line, Row, Rows, line_of, read_currency, read_note, read_payment
+from ..domain.ledger import Carried, Ledger, Line, Row, Rows, line_of, read_currency, read_note, read_payment
 from ..domain.refusals import ErrorCode, Forbidden, NotFound, Refused
 
 T = TypeVar("T")
@@ -125,26 +122,6 @@ def settle(repository: LedgerRepository, account_id: int, currency: object, note
                                 "records it"))
         return write.done(tuple(write.add(Payment(DRAFT, p.payer, p.payee, p.amount, currency), note)
                                 for p in suggested))
-
-
-@dataclass(frozen=True)
-class Carried:
-    """What the players of a pulka owed each other before it, in its currency: each debt with the date of the
-    oldest obligation still open between the two, and the settle-up of the pulka's money with them."""
-
-    ledger: Ledger
-    debts: tuple[tuple[Debt[str], date | None], ...]
-    seats: tuple[str, ...]  # the players' ids by seat
-
-    def with_money(self, money: Sequence[Decimal]) -> SettleUp[str]:
-        """The fewest payments that settle both the pulka's money (by seat) and what is carried over."""
-        total: dict[str, Decimal] = {player: Decimal(0) for player in self.seats}
-        for seat, amount in enumerate(money):
-            total[self.seats[seat]] += amount
-        for debt in self.debts:
-            total[debt[0].debtor] -= debt[0].amount
-            total[debt[0].creditor] += debt[0].amount
-        return settle_up(total)
 
 
 def carried(repository: LedgerRepository, account_id: int, pulka: str, currency: str) -> Carried:

@@ -11,8 +11,7 @@ from datetime import date
 from decimal import Decimal
 
 from ...engine import Debt
-from ..domain.ledger import Ledger, Line, Row
-from ..services.ledger import Carried
+from ..domain.ledger import Carried, Ledger, Line, Row
 
 
 @dataclass(frozen=True)
