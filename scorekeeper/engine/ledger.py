@@ -16,6 +16,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
+from .cash import in_cash
 from .settlement import _transfers as fewest_payments
 
 # Beyond this many nonzero balances (left once opposite pairs are matched), the subset DP's 2ⁿ sums no
@@ -226,8 +227,10 @@ def unmark(obligation: Obligation[K, I], payments: Collection[Payment[K, I]],
                  if p.kind is PaymentKind.MARK and p.obligation == obligation.id and p.id not in taken_back)
 
 
-def settle_up(balances: Mapping[K, Decimal]) -> SettleUp[K]:
-    """The fewest payments that bring every balance (cents, summing to 0) to 0.
+def settle_up(balances: Mapping[K, Decimal], unit: Decimal | None = None) -> SettleUp[K]:
+    """The fewest payments that bring every balance (cents, summing to 0) to 0; with a cash `unit`, that bring
+    the balances rounded to it as a settlement's cash is (engine.cash) to 0, so each payment is whole units
+    and what the rounding moved (less than a unit each) stays owed.
 
     Payments join players into groups, each summing to 0, and a group of g takes at least g − 1 of them, as
     g − 1 do (the largest debtor pays the largest creditor, rules.md §15, ≤ g − 1 times): so the fewest are
@@ -238,6 +241,8 @@ def settle_up(balances: Mapping[K, Decimal]) -> SettleUp[K]:
     cents = [_cents(balances[player]) for player in players]
     if sum(cents):
         raise ValueError("balances to settle sum to 0")
+    if unit is not None:
+        cents = [_cents(amount) for amount in in_cash([Decimal(c).scaleb(-2) for c in cents], unit)]
     nonzero = [i for i, c in enumerate(cents) if c]
     groups, rest = _opposites(nonzero, cents)
     exact = len(rest) <= EXACT_UP_TO

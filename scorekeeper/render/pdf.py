@@ -101,9 +101,12 @@ def _entry_place(entry: Entry, names: Sequence[str], say: Callable[[Text], str])
 
 def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement, *, title: str,
             created: date | datetime, currency: str = "", orientation: str = "table",
-            seats: Sequence[str] | None = None, language: str = "en", steps: Sequence[str] = ()) -> dict[str, Any]:
+            seats: Sequence[str] | None = None, language: str = "en", steps: Sequence[str] = (),
+            before: Sequence[str] = (), together: Sequence[str] = ()) -> dict[str, Any]:
     """Everything the template shows, as plain strings in `language`: the template only lays it out. `steps`:
-    a paper sheet's settlement told step by step, shown instead of the protocol it has no deals for."""
+    a paper sheet's settlement told step by step, shown instead of the protocol it has no deals for. `before`:
+    what the players owed each other from earlier evenings (the ledger's lines), and `together` the payments
+    settling it with this pulka."""
     names = tuple(players)
     catalog = i18n_engine.catalog(language)
 
@@ -176,18 +179,22 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
                       for p in shown.payments],
         "fonts": {weight: path.as_uri() for weight, path in FONTS.items()},
         "steps": list(steps),
+        "before": list(before),
+        "together": list(together),
     }
 
 
 def render_html(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement | None = None, *,
                 title: str, created: date | datetime, currency: str = "", orientation: str = "table",
-                seats: Sequence[str] | None = None, language: str = "en", steps: Sequence[str] = ()) -> str:
+                seats: Sequence[str] | None = None, language: str = "en", steps: Sequence[str] = (),
+                before: Sequence[str] = (), together: Sequence[str] = ()) -> str:
     """The PDF's HTML (in `language`), for debugging the layout in a browser."""
     from markupsafe import Markup
 
     settlement = settlement or settle(replay.sheet, rules)
     data = context(players, rules, replay, settlement, title=title, created=created, currency=currency,
-                   orientation=orientation, seats=seats, language=language, steps=steps)
+                   orientation=orientation, seats=seats, language=language, steps=steps,
+                   before=before, together=together)
     data["svg"] = Markup(data["svg"])  # built and escaped by sheet_svg
     data["language"] = language  # <html lang>: hyphenation and the PDF's language
     return str(_environment(language).get_template("pdf/pulka.html").render(data))
@@ -195,13 +202,15 @@ def render_html(players: Sequence[str], rules: Rules, replay: Replay, settlement
 
 def render_pdf(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement | None = None, *,
                title: str, created: date | datetime, currency: str = "", orientation: str = "table",
-               seats: Sequence[str] | None = None, language: str = "en", steps: Sequence[str] = ()) -> bytes:
+               seats: Sequence[str] | None = None, language: str = "en", steps: Sequence[str] = (),
+               before: Sequence[str] = (), together: Sequence[str] = ()) -> bytes:
     """The pulka as A4 PDF bytes (its words in `language`); finished or not, 3 or 4 players. `settlement`
     defaults to settling the sheet."""
     import weasyprint
 
     html = render_html(players, rules, replay, settlement, title=title, created=created, currency=currency,
-                       orientation=orientation, seats=seats, language=language, steps=steps)
+                       orientation=orientation, seats=seats, language=language, steps=steps,
+                       before=before, together=together)
     document = weasyprint.HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=make_url_fetcher())
     return bytes(document.write_pdf())
 

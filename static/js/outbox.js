@@ -21,7 +21,8 @@ export function outbox() {
     if (!key || form.method !== "post") return;
     const heading = document.querySelector("h1");
     const button = event.submitter || form.querySelector("button");
-    const label = form.classList.contains("deal-form") && heading ? heading.textContent : button && button.textContent;
+    const label = form.dataset.outboxLabel  // the ledger's writes name themselves ("A payment")
+      || (form.classList.contains("deal-form") && heading ? heading.textContent : button && button.textContent);
     ask({ outbox: "label", key: key.value, label: (label || "").trim(), shown });
   });
   worker.addEventListener("message", (event) => {
@@ -55,8 +56,10 @@ function list(box, items, discard) {
   const refused = new Set();  // pulkas with a refused write: theirs after it wait for it to be settled
   // The count's sentence in the plural form the page's language takes for it (one, few, many; English: one, other).
   const form = new Intl.PluralRules(document.documentElement.lang || "en").select(waiting);
+  const entries = items.some((item) => item.pulka === "ledger");  // a payment is no deal: "2 entries waiting"
+  const sentence = (name) => box.dataset[entries ? `entries${name[0].toUpperCase()}${name.slice(1)}` : name];
   box.querySelector(".outbox-head").textContent = waiting
-    ? (box.dataset[form] || box.dataset.many).replace("{n}", waiting) : box.dataset.refusedHead;
+    ? (sentence(form) || sentence("many")).replace("{n}", waiting) : box.dataset.refusedHead;
   box.querySelector("ul").replaceChildren(...items.map((item) => {
     const row = box.querySelector("template").content.firstElementChild.cloneNode(true);
     const state = item.state === "refused" ? "refused" : refused.has(item.pulka) ? "held" : "waiting";

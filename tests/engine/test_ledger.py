@@ -266,6 +266,25 @@ def test_the_fewest_are_those_of_a_search(values):
     assert len(settle_up(_money(values)).payments) == _bfs_fewest(values)
 
 
+def test_settle_up_in_cash_by_hand():
+    """+743.50 −644 −99.50 in tens: floors 740 −650 −100 leave one ten, to the largest remainder (B's 6.00)."""
+    result = settle_up({"A": D("743.50"), "B": D("-644"), "C": D("-99.50")}, D(10))
+    assert result.payments == (Payoff("B", "A", D("640.00")), Payoff("C", "A", D("100.00")))
+    assert _apply({"A": D("743.50"), "B": D("-644"), "C": D("-99.50")}, result.payments) == {
+        "A": D("3.50"), "B": D("-4.00"), "C": D("0.50")}
+
+
+@SETTINGS
+@given(cents, st.sampled_from([D("0.50"), D(1), D(10), D(100), D(1000)]))
+def test_settle_up_in_cash_pays_whole_units_and_leaves_less_than_one_each(values, unit):
+    money = _money(values)
+    result = settle_up(money, unit)
+    assert all(p.amount % unit == 0 for p in result.payments)
+    assert all(abs(left) < unit for left in _apply(money, result.payments).values())
+    assert len(result.payments) <= max(sum(1 for v in values if v) - 1, 0)
+    assert settle_up(money, D("0.01")) == settle_up(money)  # a cent is no rounding
+
+
 PLAYERS = ["anna", "boris", "vera", "gleb"]
 pair = st.permutations(PLAYERS).map(lambda p: (p[0], p[1]))
 

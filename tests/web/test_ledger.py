@@ -266,3 +266,37 @@ def test_the_next_evening_shows_what_its_players_owe_from_before_and_settles_it_
     assert "B pays A 644.00\u00a0₽" in page
     other = evening(client, "ADE", 3, "₽", deals=0)
     assert "Owed from before" not in client.get(f"/p/{other}/settlement").get_data(as_text=True)
+
+
+def test_a_settle_up_in_a_cash_unit_pays_whole_units_and_leaves_the_rounding_owed(client):
+    """After C's 46.50: A +743.50, B −644, C −99.50; in tens (engine.cash): 740, −640, −100."""
+    evening(client, "ABC", 3, "₽")
+    who = ids(client)
+    client.post("/api/v1/ledger/payments", json={"from": who["C"], "to": who["A"], "amount": "46.50", "currency": "₽"})
+    answer = client.get("/api/v1/ledger", query_string={"currency": "₽", "cash": "10"}).json
+    assert debts(answer["settle_up"], who) == [("B", "A", 640), ("C", "A", 100)] and answer["cash"] == 10
+    assert debts(book(client)["settle_up"], who) == [("B", "A", 644), ("C", "A", 99.5)]  # no unit: to the cent
+    page = client.get("/ledger", query_string={"currency": "₽", "cash": "10"}).get_data(as_text=True)
+    assert "B pays A 640.00\u00a0₽" in page and 'name="cash" value="10"' in page
+    assert client.get("/ledger?currency=₽").get_data(as_text=True).count("B pays A 640.00") == 1  # kept by cookie
+    bad = client.post("/api/v1/ledger/settle-up", json={"currency": "₽", "cash": "0"})
+    assert bad.status_code == 400 and bad.json["error"]["field"] == "cash"
+    client.post("/ledger", data={"action": "settle", "currency": "₽", "cash": "10", "note": "наличными"})
+    assert named(book(client)["balances"], who) == {"A": 3.5, "B": -4, "C": 0.5}
+
+
+def test_the_evenings_settlement_and_its_pdf_carry_what_was_owed_before(app, client):
+    from .test_drawing import poppler
+
+    evening(client, "ABC", 3, "₽")
+    who = ids(client)
+    client.post("/api/v1/ledger/payments", json={"from": who["C"], "to": who["A"], "amount": "46.50", "currency": "₽"})
+    second = evening(client, "ABC", 3, "₽", deals=0)
+    page = client.get(f"/p/{second}/settlement?cash=10").get_data(as_text=True)
+    assert "B pays A 640.00\u00a0₽" in page and "C pays A 100.00\u00a0₽" in page and "stays owed" in page
+    text = " ".join(poppler("pdftotext", client.get(f"/p/{second}/pulka.pdf").data).split())
+    assert "Owed from before" in text and "B owes A 644.00 ₽ since" in text and "C owes A 99.50 ₽ since" in text
+    assert "B pays A 644.00 ₽" in text  # the PDF is exact, to the cent
+    viewer = app.test_client()  # a link's viewer has no ledger: the PDF without it
+    assert viewer.get(f"/s/{client.post(f'/api/v1/pulkas/{second}/shares', json={'role': 'viewer'}).json['token']}")
+    assert "Owed from before" not in poppler("pdftotext", viewer.get(f"/p/{second}/pulka.pdf").data)

@@ -235,3 +235,31 @@ def test_a_deal_kept_past_the_end_of_its_session_is_refused_not_dropped(table):
     row = page.locator("[data-outbox] li")
     expect(row).to_contain_text("refused, not saved:", timeout=15_000)
     assert deals(server, token, uid) == []
+
+
+PAYMENT = {"en": {"entry": "1 entry waiting to send", "button": "Record the payment", "label": "A payment",
+                  "ledger": "Ledger"},
+           "ru": {"entry": "1 запись ждёт отправки", "button": "Записать платёж", "label": "Платёж", "ledger": "Долги"}}
+
+
+@pytest.mark.parametrize("table", sorted(WORDS), indirect=True)
+def test_a_payment_saved_without_a_connection_is_kept_and_recorded_once(table, request):
+    server, token, uid, page, _ = table
+    words = PAYMENT[request.node.callspec.params["table"]]
+    page.goto(f"{server.base}/ledger")
+    page.fill("input[name=amount]", "150")
+    page.context.set_offline(True)
+    page.get_by_role("button", name=words["button"]).click()
+    page.wait_for_url(f"{server.base}/outbox?p=ledger")
+    notice = page.locator("[data-outbox]")
+    expect(notice.locator(".outbox-head")).to_have_text(words["entry"])
+    expect(notice.locator(".outbox-label")).to_have_text(words["label"])
+    back = page.locator("main a[data-ledger]")
+    expect(back).to_have_text(words["ledger"])
+    assert back.get_attribute("href") == "/ledger"
+    shot(page, request, "offline-payment")
+    page.context.set_offline(False)
+    expect(notice).to_be_hidden(timeout=15_000)
+    status, book, _ = server.call("GET", "/api/v1/ledger", token=token)
+    assert status == 200 and [(p["amount"], p["kind"]) for p in book["payments"]] == [(150, "payment")]
+    assert sorted(book["balances"].values()) == [-150, 150]

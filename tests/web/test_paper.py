@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from scorekeeper import pulyafile
 from scorekeeper.web.domain.paper import grid_field, sheet_of_form, value
 
 from .conftest import snapshot

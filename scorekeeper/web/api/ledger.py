@@ -9,7 +9,7 @@ from flask import request
 from flask.typing import ResponseReturnValue
 
 from ...engine import Debt, Payoff
-from ..domain.ledger import Entry, Ledger, Line, Row
+from ..domain.ledger import Entry, Ledger, Line, Row, read_cash
 from ..edge.access import actor, me
 from ..edge.context import store
 from ..edge.idempotency import idempotent, json_answer, write
@@ -44,7 +44,8 @@ def payment_json(row: Row, taken_back: frozenset[str] = frozenset()) -> dict[str
             "reversed": p.id in taken_back, "by": row.by, "at": row.at.isoformat()}
 
 
-def ledger_json(book: Ledger) -> dict[str, object]:
+def ledger_json(book: Ledger, cash: Decimal | None = None) -> dict[str, object]:
+    settled = book.settle_up_in(cash)
     return {"currency": book.currency, "currencies": list(book.currencies),
             "players": [{"id": p.id, "name": p.name} for p in sorted(book.players.values(), key=lambda p: p.id)
                         if p.id in book.balances],
@@ -52,12 +53,14 @@ def ledger_json(book: Ledger) -> dict[str, object]:
             "owed": [debt_json(d) for d in book.owed],
             "obligations": [obligation_json(line.entry, line) for line in book.lines],
             "payments": [payment_json(row, book.taken_back) for row in book.payments],
-            "settle_up": [debt_json(p) for p in book.settle_up.payments], "exact": book.settle_up.exact}
+            "settle_up": [debt_json(p) for p in settled.payments], "exact": settled.exact,
+            "cash": None if cash is None else amount(cash)}
 
 
 @bp.get("/ledger")
 def ledger() -> ResponseReturnValue:
-    return ledger_json(ledger_service.ledger(store().ledger, me(), request.args.get("currency")))
+    cash = read_cash(request.args.get("cash"))
+    return ledger_json(ledger_service.ledger(store().ledger, me(), request.args.get("currency")), cash)
 
 
 @bp.post("/ledger/payments")
@@ -95,5 +98,5 @@ def unmark_paid(obligation: str) -> ResponseReturnValue:
 def record_settle_up() -> ResponseReturnValue:
     body = json_body()
     return write(lambda once: ledger_service.settle(store().ledger, me(), body.get("currency", ""), body.get("note"),
-                                                    actor(), once),
+                                                    actor(), once, body.get("cash")),
                  lambda rows: json_answer(201, {"payments": [payment_json(row) for row in rows]}))

@@ -59,6 +59,8 @@ def club_paths() -> dict[str, dict[str, Any]]:
 def ledger_paths() -> dict[str, dict[str, Any]]:
     """CLUB.md §3: the caller's ledger in one currency, its payments, paid marks and the settle-up."""
     amount = {"oneOf": [{"type": "number"}, {"type": "string"}], "description": "above 0, in whole cents"}
+    # A cash unit (10: tens of roubles): each balance rounded to it first, so every payment is whole units.
+    cash = amount | {"description": "a cash unit to settle up in (whole cents); none: to the cent"}
     payment = {"type": "object", "required": ["from", "to", "amount"], "properties": {
         "from": {"type": "string", "description": "a player id of the caller's circle"}, "to": {"type": "string"},
         "amount": amount, "currency": {"type": "string", "maxLength": 8},
@@ -66,7 +68,8 @@ def ledger_paths() -> dict[str, dict[str, Any]]:
     obligation = {"name": "obligation", "in": "path", "required": True, "schema": {"type": "string"}}
     marks = {"parameters": [obligation], "post": {
         "summary": "Pay what is still open on the obligation (a second call changes nothing)",
-        "parameters": [IDEMPOTENCY_KEY], "responses": {"200": {"description": "the obligation"}} | errors(400, 403, 404, 415, 422)},
+        "parameters": [IDEMPOTENCY_KEY],
+        "responses": {"200": {"description": "the obligation"}} | errors(400, 403, 404, 415, 422)},
         "delete": {"summary": "Reverse the payments the obligation's paid marks made", "parameters": [IDEMPOTENCY_KEY],
                    "responses": {"200": {"description": "the obligation"}} | errors(403, 404, 422)}}
     return {
@@ -74,7 +77,8 @@ def ledger_paths() -> dict[str, dict[str, Any]]:
             "summary": "The caller's ledger in one currency: balances, who owes whom, obligations, payments, the "
                        "fewest payments to settle (CLUB.md §3)",
             "parameters": [{"name": "currency", "in": "query", "schema": {"type": "string", "maxLength": 8},
-                            "description": "none: the currency used last"}],
+                            "description": "none: the currency used last"},
+                           {"name": "cash", "in": "query", "schema": cash}],
             "responses": {"200": {"description": "the ledger"}} | errors(400)}},
         "/api/v1/ledger/payments": {"post": {
             "summary": "Record a payment (between players of the caller's own circle)", "parameters": [IDEMPOTENCY_KEY],
@@ -83,11 +87,13 @@ def ledger_paths() -> dict[str, dict[str, Any]]:
         "/api/v1/ledger/payments/{payment}": {"parameters": [
             {"name": "payment", "in": "path", "required": True, "schema": {"type": "string"}}], "delete": {
             "summary": "Take a payment back: a reversing row is added, both stay listed",
-            "parameters": [IDEMPOTENCY_KEY], "responses": {"200": {"description": "the reversal"}} | errors(403, 404, 409, 422)}},
+            "parameters": [IDEMPOTENCY_KEY],
+            "responses": {"200": {"description": "the reversal"}} | errors(403, 404, 409, 422)}},
         "/api/v1/ledger/obligations/{obligation}/paid": marks,
         "/api/v1/ledger/settle-up": {"post": {
             "summary": "Record the suggested settle-up of a currency as payments", "parameters": [IDEMPOTENCY_KEY],
             "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
-                            "properties": {"currency": {"type": "string"}, "note": {"type": "string"}}}}}},
+                            "properties": {"currency": {"type": "string"}, "note": {"type": "string"},
+                                           "cash": cash}}}}},
             "responses": {"201": {"description": "the payments recorded"}} | errors(400, 403, 415, 422)}},
     }

@@ -164,6 +164,10 @@ class Ledger:
     def name(self, player: str) -> str:
         return self.players[player].name if player in self.players else "?"
 
+    def settle_up_in(self, unit: Decimal | None) -> SettleUp[str]:
+        """The suggested settle-up, in a cash unit if one is given (each balance rounded to it first)."""
+        return self.settle_up if unit is None else settle_up(self.balances, unit)
+
     def owed_among(self, players: Sequence[str], but: str | None = None) -> tuple[Debt[str], ...]:
         """What these players still owe each other, netted, leaving out the pulka `but` (the one being settled:
         its transfers, and what was paid on them, are its own settlement, not carried over)."""
@@ -203,6 +207,11 @@ def read_amount(value: object, field: str = "amount") -> Decimal:
         raise Refused(Msg("{field} is an amount above 0 and at most {most}, in whole cents")(
             field=field, most=f"{AMOUNT_MAX:,}".replace(",", " ")), field)
     return amount.quantize(Decimal("0.01"))
+
+
+def read_cash(value: object) -> Decimal | None:
+    """A cash unit to settle up in (absent or empty: to the cent)."""
+    return None if value is None or value == "" else read_amount(value, "cash")
 
 
 def read_currency(value: object) -> str:
@@ -248,12 +257,13 @@ class Carried:
     debts: tuple[tuple[Debt[str], date | None], ...]
     seats: tuple[str, ...]  # the players' ids by seat
 
-    def with_money(self, money: Sequence[Decimal]) -> SettleUp[str]:
-        """The fewest payments that settle both the pulka's money (by seat) and what is carried over."""
+    def with_money(self, money: Sequence[Decimal], unit: Decimal | None = None) -> SettleUp[str]:
+        """The fewest payments that settle both the pulka's money (by seat) and what is carried over (in a
+        cash unit, when one is given)."""
         total: dict[str, Decimal] = {player: Decimal(0) for player in self.seats}
         for seat, amount in enumerate(money):
             total[self.seats[seat]] += amount
         for debt in self.debts:
             total[debt[0].debtor] -= debt[0].amount
             total[debt[0].creditor] += debt[0].amount
-        return settle_up(total)
+        return settle_up(total, unit)

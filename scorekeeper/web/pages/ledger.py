@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, flash, redirect, render_template, request, url_for
+from flask import Response, flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
@@ -16,15 +16,24 @@ from ..edge import i18n
 from ..edge.access import actor, me
 from ..edge.context import store
 from ..edge.idempotency import idempotent, went, write
+from ..edge.security import remember_choice
 from ..services import ledger as ledger_service
 from ..views.ledger import csv_text, page
+from ..views.settlement import CASH_COOKIE, CASH_UNITS, cash_unit
 from .blueprint import bp
 
 
 @bp.get("/ledger")
 def ledger() -> ResponseReturnValue:
+    """The ledger; `?cash=10` (remembered by this browser, as on the settlement page) settles up in that unit."""
     book = ledger_service.ledger(store().ledger, me(), request.args.get("currency"))
-    return render_template("ledger/ledger.html", view=page(book, request.args.get("all") == "1"))
+    chosen = request.args.get("cash")
+    unit = cash_unit(chosen if chosen is not None else request.cookies.get(CASH_COOKIE))
+    response = make_response(render_template("ledger/ledger.html", units=CASH_UNITS,
+                                              view=page(book, request.args.get("all") == "1", unit)))
+    if chosen is not None:
+        remember_choice(response, CASH_COOKIE, str(unit or ""))
+    return response
 
 
 @bp.get("/ledger.csv")
@@ -64,4 +73,5 @@ def _do(action: str, once: Once[Any] | None) -> object:
         return ledger_service.take_back(repo, account, form.get("payment", ""), by, once)
     if action in ("mark", "unmark"):
         return ledger_service.mark(repo, account, form.get("obligation", ""), by, action == "mark", once)
-    return ledger_service.settle(repo, account, form.get("currency", ""), form.get("note"), by, once)
+    return ledger_service.settle(repo, account, form.get("currency", ""), form.get("note"), by, once,
+                                 form.get("cash") or None)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime, timedelta, timezone
-from decimal import Decimal
 from enum import StrEnum
 
 from flask import (current_app, flash, make_response, redirect, render_template, request,
@@ -35,14 +34,13 @@ from ..services import ledger as ledger_service
 from ..services import pulkas as pulka_service
 from ..views.filters import orientation_of
 from ..views.gate import Busy
-from ..views.ledger import carry_over
+from ..views.ledger import carry_over, owed_lines
 from ..views.pulkas import card
-from ..views.settlement import CASH_UNITS, in_cash_view
+from ..views.settlement import CASH_COOKIE, CASH_UNITS, cash_unit, in_cash_view
 from .blueprint import bp
 from .notices import told, undone
 
 ORIENTATION_COOKIE = "orientation"
-CASH_COOKIE = "cash"  # the unit this browser's table settles in
 # Stand for the CSRF token and for each form's idempotency key in a cached page; each request puts its own in.
 _TOKEN = "\x00csrf-token\x00"
 _KEY = "\x00idempotency-key\x00"
@@ -203,21 +201,17 @@ def settlement(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     view = presenter(pulka)
     chosen = request.args.get("cash")
-    unit = _cash_unit(chosen if chosen is not None else request.cookies.get(CASH_COOKIE))
+    unit = cash_unit(chosen if chosen is not None else request.cookies.get(CASH_COOKIE))
     cash = in_cash_view(pulka.players, pulka.settlement, unit) if unit is not None else None
     before = None  # what its players owed each other before it, in the caller's ledger
     if caller().account is not None:
-        before = carry_over(ledger_service.carried(store().ledger, me(), uid, pulka.currency), pulka.settlement.money)
+        carried = ledger_service.carried(store().ledger, me(), uid, pulka.currency)
+        before = carry_over(carried, pulka.settlement.money, unit)
     response = make_response(render_template("pulkas/settlement.html", pulka=pulka, view=view.settlement,
                                              balances=view.balances, cash=cash, units=CASH_UNITS, before=before))
     if chosen is not None:
         remember_choice(response, CASH_COOKIE, str(unit or ""))
     return response
-
-
-def _cash_unit(value: str | None) -> Decimal | None:
-    """A unit of CASH_UNITS from a query or a cookie; anything else is no rounding to cash."""
-    return next((unit for unit in CASH_UNITS if value == str(unit)), None)
 
 
 @bp.get("/p/<uid>/export")
@@ -228,8 +222,14 @@ def export(uid: str) -> ResponseReturnValue:
 
 @bp.get("/p/<uid>/pulka.pdf")
 def pdf(uid: str) -> ResponseReturnValue:
-    view = presenter(pulka_service.get_pulka(store().pulkas, uid))
-    return download(view.pdf(orientation_of(request.args.get("orientation"))), "application/pdf",
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    view = presenter(pulka)
+    before = None  # as on the settlement page: what its players owed each other before, in the caller's ledger
+    if caller().account is not None:
+        carried = ledger_service.carried(store().ledger, me(), uid, pulka.currency)
+        before = carry_over(carried, pulka.settlement.money)
+    lines = owed_lines(before, pulka.currency, i18n.language(), i18n.catalog().gettext) if before else ((), ())
+    return download(view.pdf(orientation_of(request.args.get("orientation")), lines), "application/pdf",
                     view.filename("pdf"))
 
 

@@ -14,7 +14,8 @@ from typing import Any, Protocol, TypeVar
 from ...engine import Payment, PaymentKind, mark_paid, reversal, unmark
 from ...words import Msg
 from ..domain.idempotency import Once
-from ..domain.ledger import Carried, Ledger, Line, Row, Rows, line_of, read_currency, read_note, read_payment
+from ..domain.ledger import (Carried, Ledger, Line, Row, Rows, line_of, read_cash, read_currency, read_note,
+                             read_payment)
 from ..domain.refusals import ErrorCode, Forbidden, NotFound, Refused
 
 T = TypeVar("T")
@@ -110,12 +111,12 @@ def mark(repository: LedgerRepository, account_id: int, obligation: str, by: str
 
 
 def settle(repository: LedgerRepository, account_id: int, currency: object, note: object, by: str,
-           once: Once[Any] | None = None) -> tuple[Row, ...]:
+           once: Once[Any] | None = None, cash: object = None) -> tuple[Row, ...]:
     """Record the suggested settle-up as payments, each with the `note`: after it every balance of the
-    currency is 0."""
-    currency, note = read_currency(currency), read_note(note)
+    currency is 0 (in a `cash` unit: less than the unit, what its rounding left)."""
+    currency, note, unit = read_currency(currency), read_note(note), read_cash(cash)
     with repository.writing(account_id, by, once) as write:
-        suggested = Ledger.of(write.rows, currency).settle_up.payments
+        suggested = Ledger.of(write.rows, currency).settle_up_in(unit).payments
         players = write.rows.players
         if not all(players[p.payer].own and players[p.payee].own for p in suggested):
             raise Forbidden(Msg("the settle-up moves money between players of another's circle: their owner "

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from ...engine import Debt
+from ...engine import Debt, SettleUp
+from ...render.text import amount
 from ..domain.ledger import Carried, Ledger, Line, Row
 
 
@@ -31,6 +32,8 @@ class LedgerPage:
     payments: tuple[Row, ...]
     writable: tuple[tuple[str, str], ...]  # the own players a payment may be between: (id, name)
     cut: bool  # only the latest SHOWN obligations and payments are listed
+    settled: SettleUp[str]  # the suggested settle-up, in the cash unit if one is chosen
+    cash: Decimal | None
 
 
 # A club's ledger grows by a few rows an evening: the page lists the latest ones (everything on asking, and the
@@ -38,13 +41,14 @@ class LedgerPage:
 SHOWN = 50
 
 
-def page(book: Ledger, everything: bool = False) -> LedgerPage:
+def page(book: Ledger, everything: bool = False, cash: Decimal | None = None) -> LedgerPage:
     balances = tuple(sorted(((p, book.name(p), v) for p, v in book.balances.items()),
                             key=lambda b: b[1].casefold()))
     writable = tuple(sorted(((p.id, p.name) for p in book.players.values() if p.own), key=lambda p: p[1].casefold()))
     most = None if everything else SHOWN
     return LedgerPage(book, balances, tuple(owing(book, d) for d in book.owed), book.lines[:most],
-                      book.payments[:most], writable, max(len(book.lines), len(book.payments)) > (most or 0) > 0)
+                      book.payments[:most], writable, max(len(book.lines), len(book.payments)) > (most or 0) > 0,
+                      book.settle_up_in(cash), cash)
 
 
 def owing(book: Ledger, debt: Debt[str]) -> Owing:
@@ -59,12 +63,29 @@ class CarryOver:
     together: tuple[tuple[str, str, Decimal], ...]  # (payer, payee, amount) by name
 
 
-def carry_over(carried: Carried, money: Sequence[Decimal]) -> CarryOver | None:
+def carry_over(carried: Carried, money: Sequence[Decimal], cash: Decimal | None = None) -> CarryOver | None:
     if not carried.debts:
         return None
     book = carried.ledger
-    together = tuple((book.name(p.payer), book.name(p.payee), p.amount) for p in carried.with_money(money).payments)
+    together = tuple((book.name(p.payer), book.name(p.payee), p.amount)
+                     for p in carried.with_money(money, cash).payments)
     return CarryOver(tuple(owing(book, d) for d, _ in carried.debts), together)
+
+
+def owed_lines(before: CarryOver, currency: str, language: str,
+         gettext: Callable[[str], str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The carry-over as the PDF of a pulka writes it, in the words of its settlement page: who owed whom
+    before (since when), and the payments settling that with this pulka."""
+    def money(value: Decimal) -> str:
+        return amount(value, currency, language=language)
+
+    owing = tuple(gettext("%(debtor)s owes %(creditor)s %(amount)s since %(date)s") % {
+        "debtor": d.debtor, "creditor": d.creditor, "amount": money(d.amount), "date": d.since.strftime("%d.%m.%Y")}
+        if d.since else gettext("%(debtor)s owes %(creditor)s %(amount)s") % {
+        "debtor": d.debtor, "creditor": d.creditor, "amount": money(d.amount)} for d in before.owing)
+    together = tuple(gettext("%(payer)s pays %(payee)s %(amount)s") % {
+        "payer": payer, "payee": payee, "amount": money(value)} for payer, payee, value in before.together)
+    return owing, together
 
 
 def csv_text(book: Ledger) -> str:

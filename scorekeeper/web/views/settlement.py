@@ -13,6 +13,12 @@ from ...settled import Settled
 
 # The units a table settles in cash, in its currency (a cent: as exact as money goes).
 CASH_UNITS = tuple(Decimal(unit) for unit in ("0.01", "0.10", "0.50", "1", "5", "10", "50", "100", "500", "1000"))
+CASH_COOKIE = "cash"  # the unit this browser's table settles in, for every pulka and the ledger
+
+
+def cash_unit(value: str | None) -> Decimal | None:
+    """A unit of CASH_UNITS from a query or a cookie; anything else (a cent too) is no rounding to cash."""
+    return next((unit for unit in CASH_UNITS[1:] if value == str(unit)), None)
 
 
 def balances(s: Settled, currency: str) -> dict[str, Any]:
