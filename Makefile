@@ -12,7 +12,7 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	scripts/system-packages.sh test
 	$(BIN)/mypy --strict scorekeeper
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2
 
 setup: $(VENV)/.installed
 
