@@ -230,15 +230,16 @@ class Record(Generic[Key]):
     money: tuple[Decimal, ...]  # cents
     pairwise: tuple[tuple[Fraction, ...], ...]  # [i][j]: what i wins from j, in whists
     roles: tuple[Roles, ...]
+    pulka: str = ""  # the pulka's id, for the lists that link to it
 
     @classmethod
     def of(cls, players: Sequence[Key], replay: Replay, started: Day, currency: str, closed: bool = False,
-           settlement: Settlement | None = None) -> Record[Key]:
+           settlement: Settlement | None = None, pulka: str = "") -> Record[Key]:
         """The record of a replayed pulka (`settlement`, if already made, its settlement); `closed` when the
         owner ended it early."""
         s = settlement or settle(replay.sheet, replay.rules)
         return cls(replay.rules.preset.value, currency, started, replay.finished or closed, tuple(players),
-                   s.net, s.money, s.pairwise, roles(replay))
+                   s.net, s.money, s.pairwise, roles(replay), pulka)
 
     def seat(self, player: Key) -> int:
         return self.players.index(player)
@@ -405,6 +406,63 @@ def standings(records: Iterable[Record[Key]], filter: Filter[Key] | None = None,
         total = sum(pulkas.values())
         lines.append(Standing(player, total, won, lost, net, pulkas, deals, money, total < floor))
     return tuple(lines)
+
+
+@dataclass(frozen=True)
+class PulkaLine(Generic[Key]):
+    """One counted pulka of a player, as his list of results shows it."""
+
+    record: Record[Key]
+    seat: int
+
+    @property
+    def mates(self) -> tuple[Key, ...]:
+        return tuple(p for i, p in enumerate(self.record.players) if i != self.seat)
+
+    @property
+    def deals(self) -> int:
+        return self.record.roles[self.seat].deals
+
+    @property
+    def net(self) -> Fraction:
+        return self.record.net[self.seat]
+
+    @property
+    def money(self) -> Decimal:
+        return self.record.money[self.seat]
+
+    def against(self, opponent: Key) -> Fraction:
+        """What he won from `opponent` in this pulka (pairwise, pulya term included)."""
+        return self.record.pairwise[self.seat][self.record.seat(opponent)]
+
+
+def pulka_lines(player: Key, records: Iterable[Record[Key]], filter: Filter[Key] | None = None
+                ) -> tuple[PulkaLine[Key], ...]:
+    """`player`'s counted pulkas, the latest first (pulkas of one date: the later given first)."""
+    f: Filter[Key] = filter or Filter()
+    counted = [PulkaLine(r, r.seat(player)) for r in _in_order(records) if f.admits(r, player)]
+    return tuple(reversed(counted))
+
+
+@dataclass(frozen=True)
+class Rivals(Generic[Key]):
+    """From `floor` shared pulkas on: the rival, with whom he shared the most; the nemesis, who won from him
+    (pairwise) in the most shared pulkas: counts, never whists, so presets are not added together."""
+
+    rival: HeadToHead[Key] | None
+    nemesis: Key | None
+    beaten: int  # in how many of the shared pulkas the nemesis won from him
+    shared: int  # how many pulkas they shared
+
+
+def rivals(stats: PlayerStats[Key], lines: Sequence[PulkaLine[Key]], floor: int) -> Rivals[Key]:
+    above = [h for h in stats.head_to_head if h.pulkas >= floor]
+    beaten = {h.opponent: sum(1 for line in lines if h.opponent in line.record.players
+                              and line.against(h.opponent) < 0) for h in above}
+    worst = max(above, key=lambda h: (beaten[h.opponent], h.pulkas), default=None)  # ties: the first listed
+    if worst is None or beaten[worst.opponent] == 0:
+        return Rivals(above[0] if above else None, None, 0, 0)
+    return Rivals(above[0], worst.opponent, beaten[worst.opponent], worst.pulkas)
 
 
 # A chart's points: after each counted pulka, in date order, its date and the running total.

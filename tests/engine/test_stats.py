@@ -19,7 +19,7 @@ from scorekeeper.engine import (
 )
 from scorekeeper.engine.contracts import LEVELS
 from scorekeeper.engine.deals import defenders, seats_in_play
-from scorekeeper.engine.stats import Declarer, Defender, Misere, Raspasy
+from scorekeeper.engine.stats import Declarer, Defender, Misere, Raspasy, pulka_lines, rivals
 from scorekeeper.pulyafile import loads
 
 from .generate import generate
@@ -270,6 +270,31 @@ def test_running_totals_in_date_order():
     assert running_pair("b", "d", later_first) == {}
 
 
+def test_a_players_pulkas_the_latest_first_with_his_mates_and_what_he_won_from_each():
+    lines = pulka_lines("a", RECORDS, Filter(unfinished=True))
+    assert [line.record.started for line in lines] == [MAR, FEB, JAN]
+    assert [line.mates for line in lines] == [("b", "c", "d"), ("c", "d"), ("b", "c")]
+    assert [line.net for line in lines] == [F(-5), F(-40), F(790, 3)]
+    assert lines[2].against("b") == F(142) and lines[2].against("c") == F(364, 3)
+    assert lines[1].against("d") == F(-70, 3)  # (−40 − 30)/3
+    assert [line.deals for line in lines] == [10, 10, 10]
+
+
+def test_rival_and_nemesis_from_the_floor_of_shared_pulkas():
+    """c beat a in two of their three pulkas (by the pairwise balance); b only in one of his three."""
+    records = [record(("a", "b", "c"), (F(-6), F(-6), F(12)), started=JAN),
+               record(("a", "b", "c"), (F(-6), F(0), F(6)), started=FEB),
+               record(("a", "b", "c"), (F(6), F(-3), F(-3)), started=MAR),
+               record(("a", "d", "e"), (F(-6), F(6), F(0)), started=MAR)]
+    stats, lines = player_stats("a", records), pulka_lines("a", records)
+    found = rivals(stats, lines, floor=3)
+    assert found.rival is not None and found.rival.opponent == "b"  # 3 shared, as c: the first shared first
+    assert (found.nemesis, found.beaten, found.shared) == ("c", 2, 3)
+    assert rivals(stats, lines, floor=4) == type(found)(None, None, 0, 0)  # d beat him, but only once shared
+    kings = rivals(player_stats("c", records), pulka_lines("c", records), floor=3)
+    assert kings.nemesis == "a" and kings.beaten == 1  # a beat c in March only
+
+
 def test_merging_two_spellings():
     records = [record(("a", "b", "c"), EX11), record(("A", "b", "d"), (F(3), F(-3), F(0)), started=FEB)]
     together = merged(records, "a", "A")
@@ -452,3 +477,19 @@ def test_merged_stats_are_the_two_players_added(records, into, gone):
     assert player_stats(gone, merged(records, into, gone), f).pulkas == 0
     assert ({h.opponent: h.pulkas for h in m.head_to_head}
             == _summed(*({h.opponent: h.pulkas} for s in (a, b) for h in s.head_to_head)))
+
+
+@SETTINGS
+@given(records_)
+def test_a_players_pulkas_add_up_to_his_figures_and_each_pairwise_row_to_its_balance(records):
+    for player in sorted({p for r in records for p in r.players}):
+        stats, lines = player_stats(player, records), pulka_lines(player, records)
+        assert len(lines) == stats.pulkas
+        total: dict[str, Fraction] = {}
+        for line in lines:
+            total[line.record.preset] = total.get(line.record.preset, F(0)) + line.net
+            assert sum(line.against(p) for p in line.mates) == line.net
+        assert total == stats.net
+        found = rivals(stats, lines, floor=2)
+        assert found.beaten <= found.shared
+        assert found.nemesis is None or found.beaten >= 1

@@ -143,6 +143,8 @@ ROUTES: dict[str, tuple[str, list[tuple[str, str, Any]]]] = {
     "pages.ledger_write": ("circle", [("POST", "/ledger", {"action": "mark", "obligation": "{obligation}",
                                                              "currency": "₽"})]),
     "pages.player": ("circle", [("GET", "/players/{player}", None)]),
+    "pages.player_csv": ("circle", [("GET", "/players/{player}.csv", None)]),
+    "pages.players_csv": ("account", [("GET", "/players.csv", None)]),
     "api.close_pulka": ("own", [("POST", "/api/v1/pulkas/{uid}/close", {})]),
     "api.reopen_pulka": ("own", [("POST", "/api/v1/pulkas/{uid}/reopen", {})]),
     "api.list_shares": ("own", [("GET", "/api/v1/pulkas/{uid}/shares", None)]),

@@ -5,6 +5,7 @@ closed by hand."""
 
 from __future__ import annotations
 
+import csv
 import json
 from decimal import Decimal
 from fractions import Fraction
@@ -144,3 +145,35 @@ def test_rename_and_merge_from_the_player_page(client, club):
     assert "Renamed Cyril." in response.get_data(as_text=True)
     response = client.post(f"/players/{ids['C']}", data={"action": "rename", "name": "A"}, follow_redirects=True)
     assert "merge the two instead" in response.get_data(as_text=True)
+
+
+def test_the_player_page_lists_his_pulkas_head_to_head_and_the_csv(client, club):
+    ids, a = club["ids"], club["ids"]["A"]
+    page = client.get(f"/players/{a}").get_data(as_text=True)
+    table = page[page.index('aria-label="Pulkas"'):]
+    assert table.index(f'href="/p/{club["four"]}"') < table.index(f'href="/p/{club["full"]}"')  # the latest first
+    assert f'href="/p/{club["going"]}"' not in table  # unfinished: not counted
+    assert f'href="/players/{ids["B"]}"' in table and "+263⅓" in table
+    # head to head with B: the running pairwise balance, and A's pairwise against B in each pulka (rules.md §10: 142)
+    versus = client.get(f"/players/{a}", query_string={"with": ids["B"]}).get_data(as_text=True)
+    assert "Head to head with B" in versus and versus.count('<svg class="chart"') == 3  # whists, money, the pair
+    assert '<td class="num">+142</td>' in versus
+    lines = list(csv.reader(client.get(f"/players/{a}.csv").get_data(as_text=True).lstrip("\ufeff").splitlines()))
+    assert lines[0] == ["date", "pulka", "title", "player", "seat", "players", "preset", "currency", "finished",
+                        "deals", "whists", "whists_exact", "money"]
+    full = next(line for line in lines if club["full"] in line)
+    assert full[3:5] == ["A", "1"] and full[5] == "A · B · C" and full[10:] == ["263.33", "790/3", "131.67"]
+    assert len(lines) == 3
+    seats = client.get("/players.csv").get_data(as_text=True).lstrip("\ufeff").splitlines()
+    assert len(seats) == 1 + 2 * 3  # two counted pulkas, a row for each of their three players
+    assert len(client.get("/players.csv?preset=leningrad").get_data(as_text=True).splitlines()) == 1
+    assert len(client.get("/players.csv?unfinished=1").get_data(as_text=True).splitlines()) == 1 + 3 * 3
+
+
+def test_rival_and_nemesis_wait_for_the_floor(client, club):
+    a = club["ids"]["A"]
+    assert "Rival (most often" not in client.get(f"/players/{a}").get_data(as_text=True)  # 2 shared < 3
+    page = client.get(f"/players/{club['ids']['B']}?unfinished=1").get_data(as_text=True)
+    assert "Rival (most often at one table): A." in page
+    # A and C each beat B in all three (pairwise −142, −88⅔, −88⅔ and −72⅔, −69⅓, −78): the first listed
+    assert "Nemesis: A (ahead in shared pulkas: 3 of 3)." in page

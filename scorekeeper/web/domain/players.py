@@ -26,6 +26,7 @@ class Player:
 
 
 FILTER_KEYS = ("from", "to", "preset", "players", "currency", "with", "unfinished")
+FLOOR = 3  # fewer counted pulkas than this: a provisional line, and no rival or nemesis
 _DATE = re.compile(r"\d{4}-\d\d-\d\d")
 
 

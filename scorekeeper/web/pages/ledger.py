@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, flash, make_response, redirect, render_template, request, url_for
+from flask import flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
@@ -16,6 +16,7 @@ from ..edge import i18n
 from ..edge.access import actor, me
 from ..edge.context import store
 from ..edge.idempotency import idempotent, went, write
+from ..edge.presenting import download
 from ..edge.security import remember_choice
 from ..services import ledger as ledger_service
 from ..views.ledger import csv_text, page
@@ -40,8 +41,7 @@ def ledger() -> ResponseReturnValue:
 def ledger_csv() -> ResponseReturnValue:
     book = ledger_service.ledger(store().ledger, me(), request.args.get("currency"))
     name = f"ledger-{book.currency or 'money'}.csv".encode("ascii", "replace").decode().replace("?", "_")
-    return Response("\ufeff" + csv_text(book), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return download("\ufeff" + csv_text(book), "text/csv", name)
 
 
 @bp.post("/ledger")

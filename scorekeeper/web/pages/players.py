@@ -8,16 +8,15 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from ...engine import Filter
-from ..domain.players import FILTER_KEYS, filter_query, read_filter, read_name
+from ..domain.players import FILTER_KEYS, FLOOR, filter_query, read_filter, read_name
 from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import me
 from ..edge.context import store
+from ..edge.presenting import download
 from ..services import players as player_service
-from ..views.players import charts, rows
+from ..views.players import charts, csv_rows, every_seat, pair_charts, rows
 from .blueprint import bp
-
-FLOOR = 3  # fewer counted pulkas than this: a provisional line, and no rival or nemesis
 
 
 def _filter() -> Filter[str]:
@@ -32,6 +31,22 @@ def players() -> ResponseReturnValue:
     return render_template("players/players.html", lines=lines, floor=FLOOR, f=f, query=filter_query(f))
 
 
+@bp.get("/players.csv")
+def players_csv() -> ResponseReturnValue:
+    """Every counted pulka of the circle, a row for each of its players."""
+    f = _filter()
+    circle = player_service.circle(store().players, me(), f)
+    return download("\ufeff" + csv_rows(every_seat(circle.records, f), circle.name_of, circle.titles), "text/csv",
+                    "players.csv")
+
+
+@bp.get("/players/<player>.csv")
+def player_csv(player: str) -> ResponseReturnValue:
+    """The player's counted pulkas, a row each."""
+    circle, page = player_service.of_player(store().players, me(), player, _filter())
+    return download("\ufeff" + csv_rows(page.lines, circle.name_of, circle.titles), "text/csv", "player.csv")
+
+
 @bp.route("/players/<player>", methods=["GET", "POST"])
 def player(player: str) -> ResponseReturnValue:
     if request.method == "POST":
@@ -39,9 +54,8 @@ def player(player: str) -> ResponseReturnValue:
     f = _filter()
     circle, page = player_service.of_player(store().players, me(), player, f)
     shown = rows(page.stats, circle.name_of)
-    rivals = [h for h in page.stats.head_to_head if h.pulkas >= FLOOR]
     return render_template("players/player.html", page=page, shown=shown, charts=charts(page.running),
-                           rivals=rivals, floor=FLOOR, f=f, query=filter_query(f), circle=circle)
+                           pair=pair_charts(page.pair), floor=FLOOR, f=f, query=filter_query(f), circle=circle)
 
 
 def _edit(player: str) -> ResponseReturnValue:

@@ -6,19 +6,21 @@ results, never a fresh replay, and only pulkas the caller may read."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ...engine import Filter, PlayerStats, Record, player_stats, running, standings
-from ...engine.stats import Running, Standing
-from ..domain.players import Player
+from ...engine import Filter, PlayerStats, Record, player_stats, running, running_pair, standings
+from ...engine.stats import Line, PulkaLine, Rivals, Running, Standing, pulka_lines, rivals
+from ..domain.players import FLOOR, Player
 from ..domain.refusals import NotFound
 
 
 class PlayerRepository(Protocol):
-    def records(self, account_id: int, unfinished: bool = False) -> tuple[Sequence[Player], Sequence[Record[str]]]:
-        """The account's circle, and a record of every pulka it may read (frozen ones; `unfinished`: all)."""
+    def records(self, account_id: int, unfinished: bool = False
+                ) -> tuple[Sequence[Player], Sequence[Record[str]], Mapping[str, str]]:
+        """The account's circle, a record of every pulka it may read (frozen ones; `unfinished`: all), and the
+        names of those pulkas by id."""
 
     def merged_ones(self, account_id: int, uid: str) -> list[Player]: ...
 
@@ -36,6 +38,7 @@ class Circle:
     players: tuple[Player, ...]
     records: tuple[Record[str], ...]
     filter: Filter[str]
+    titles: Mapping[str, str]  # the pulkas' names by id
 
     def name_of(self, uid: str) -> str:
         return next(p.name for p in self.players if p.id == uid)
@@ -51,8 +54,8 @@ class Circle:
 
 
 def circle(players: PlayerRepository, account_id: int, filter: Filter[str]) -> Circle:
-    found, records = players.records(account_id, filter.unfinished)
-    return Circle(tuple(sorted(found, key=lambda p: p.name.casefold())), tuple(records), filter)
+    found, records, titles = players.records(account_id, filter.unfinished)
+    return Circle(tuple(sorted(found, key=lambda p: p.name.casefold())), tuple(records), filter, titles)
 
 
 @dataclass(frozen=True)
@@ -61,15 +64,26 @@ class PlayerPage:
     stats: PlayerStats[str]
     running: Running
     merged: tuple[Player, ...]
+    lines: tuple[PulkaLine[str], ...]  # his counted pulkas, the latest first
+    rivals: Rivals[str]
+    against: str | None  # the one other player the filter asks for (`with`): head to head with him
+    pair: Mapping[str, Line]  # then what he won from him, running, per preset
 
 
-def of_player(players: PlayerRepository, account_id: int, uid: str, filter: Filter[str]) -> tuple[Circle, PlayerPage]:
-    """A player's statistics, his running totals and those merged into him; NotFound for a player not of the
-    caller's circle (as for a pulka, one he may not see does not exist)."""
+def of_player(players: PlayerRepository, account_id: int, uid: str, filter: Filter[str],
+              floor: int = FLOOR) -> tuple[Circle, PlayerPage]:
+    """A player's statistics, his pulkas, running totals, rival and nemesis (from `floor` shared pulkas on),
+    and those merged into him; NotFound for a player not of the caller's circle (as for a pulka, one he may
+    not see does not exist)."""
     c = circle(players, account_id, filter)
     player = c.player(uid)
     merged = tuple(players.merged_ones(account_id, uid)) if player.own else ()
-    return c, PlayerPage(player, player_stats(uid, c.records, filter), running(uid, c.records, filter), merged)
+    stats, lines = player_stats(uid, c.records, filter), pulka_lines(uid, c.records, filter)
+    others = filter.with_ - {uid}
+    against = next(iter(others)) if len(others) == 1 else None
+    pair = running_pair(uid, against, c.records, filter) if against is not None else {}
+    return c, PlayerPage(player, stats, running(uid, c.records, filter), merged, lines, rivals(stats, lines, floor),
+                         against, pair)
 
 
 def standings_of(c: Circle, floor: int) -> Sequence[Standing[str]]:

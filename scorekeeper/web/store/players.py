@@ -4,7 +4,7 @@ frozen pulka's stored result, never a replay), renaming and merging his own play
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date, timedelta, timezone
 from typing import Any
 
@@ -25,7 +25,7 @@ from .rows import aware
 from .watch import stamped
 
 
-Circle = tuple[tuple[Player, ...], tuple[Record[str], ...]]
+Circle = tuple[tuple[Player, ...], tuple[Record[str], ...], Mapping[str, str]]  # and the pulkas' names by id
 
 
 class PlayerStore:
@@ -68,8 +68,9 @@ class PlayerStore:
                     records.append(_frozen(row, keys, Result.read(row.result)))
                 elif unfinished:
                     pulka = self.pulkas.get(row.uid)
-                    records.append(Record.of(keys, pulka.replay, pulka.started.date(), pulka.currency))
-        return tuple(players.values()), tuple(records)
+                    records.append(Record.of(keys, pulka.replay, pulka.started.date(), pulka.currency,
+                                             pulka=row.uid))
+        return tuple(players.values()), tuple(records), {row.uid: row.name for row in rows}
 
     def fingerprint(self, account_id: int) -> tuple[Any, ...]:
         """What changes when anything the account's circle is read from changes: one aggregate query."""
@@ -177,7 +178,7 @@ def _player(row: PlayerRow, account_id: int) -> Player:
 def _frozen(row: PulkaRow, keys: tuple[str, ...], result: Result | None) -> Record[str]:
     assert result is not None
     return Record(str(row.rules.get("preset", "sochi")), row.currency, local_date(row), True, keys, result.net,
-                  result.money, result.pairwise, result.roles)
+                  result.money, result.pairwise, result.roles, row.uid)
 
 
 def local_date(row: PulkaRow) -> date:

@@ -4,14 +4,18 @@ in dark mode (strokes in currentColor)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import csv
+import io
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 from markupsafe import Markup, escape
 
-from ...engine.stats import PlayerStats, Running
+from ...engine import Filter, Record
+from ...engine.settlement import round_half_away
+from ...engine.stats import Line, PlayerStats, PulkaLine, Running
 
 LEVELS = ("6", "7", "8", "9", "10")
 WIDTH, HEIGHT, PAD = 360, 140, 24
@@ -59,3 +63,32 @@ def charts(running: Running) -> list[tuple[str, Markup]]:
 
 def _short(value: float) -> str:
     return f"{value:+.2f}".rstrip("0").rstrip(".")
+
+
+def pair_charts(pair: Mapping[str, Line]) -> list[tuple[str, Markup]]:
+    """What a player won from one other, running, one chart per preset."""
+    return [(preset, chart(points, preset)) for preset, points in sorted(pair.items())]
+
+
+CSV_HEAD = ["date", "pulka", "title", "player", "seat", "players", "preset", "currency", "finished", "deals",
+            "whists", "whists_exact", "money"]
+
+
+def csv_rows(lines: Iterable[PulkaLine[str]], name_of: Callable[[str], str], titles: Mapping[str, str]) -> str:
+    """One row per pulka × player (CLUB.md §1's filters already applied): his balance exact (a fraction) and
+    rounded as the stats object rounds it, his money in cents, the others of the table by name."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_HEAD)
+    for line in lines:
+        r = line.record
+        writer.writerow([str(r.started), r.pulka, titles.get(r.pulka, ""), name_of(r.players[line.seat]),
+                         line.seat + 1, " · ".join(name_of(p) for p in r.players), r.preset, r.currency,
+                         int(r.finished), line.deals, round_half_away(line.net), line.net, line.money])
+    return out.getvalue()
+
+
+def every_seat(records: Iterable[Record[str]], filter: Filter[str]) -> list[PulkaLine[str]]:
+    """The circle's counted pulkas, the latest first, each with a line for every seat."""
+    counted = sorted((r for r in records if filter.admits(r)), key=lambda r: r.started, reverse=True)
+    return [PulkaLine(r, seat) for r in counted for seat in range(len(r.players))]
