@@ -145,6 +145,7 @@ ROUTES: dict[str, tuple[str, list[tuple[str, str, Any]]]] = {
     "pages.player": ("circle", [("GET", "/players/{player}", None)]),
     "pages.player_csv": ("circle", [("GET", "/players/{player}.csv", None)]),
     "pages.players_csv": ("account", [("GET", "/players.csv", None)]),
+    "pages.seat_player": ("circle", [("GET", "/p/{uid}/players/1", None)]),
     "api.close_pulka": ("own", [("POST", "/api/v1/pulkas/{uid}/close", {})]),
     "api.reopen_pulka": ("own", [("POST", "/api/v1/pulkas/{uid}/reopen", {})]),
     "api.list_shares": ("own", [("GET", "/api/v1/pulkas/{uid}/shares", None)]),

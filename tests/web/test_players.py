@@ -177,3 +177,17 @@ def test_rival_and_nemesis_wait_for_the_floor(client, club):
     assert "Rival (most often at one table): A." in page
     # A and C each beat B in all three (pairwise −142, −88⅔, −88⅔ and −72⅔, −69⅓, −78): the first listed
     assert "Nemesis: A (ahead in shared pulkas: 3 of 3)." in page
+
+
+def test_a_name_on_the_sheet_and_the_settlement_leads_to_the_players_page(app, client, club):
+    full, ids = club["full"], club["ids"]
+    for page in (f"/p/{full}", f"/p/{full}/settlement"):
+        assert f'href="/p/{full}/players/1"' in client.get(page).get_data(as_text=True), page
+    gone = client.get(f"/p/{full}/players/1")
+    assert gone.status_code == 302 and gone.headers["Location"] == f"/players/{ids['B']}"
+    assert client.get(f"/p/{full}/players/3").status_code == 404
+    viewer = app.test_client()  # a link's viewer has no circle: the names stay names
+    token = client.post(f"/api/v1/pulkas/{full}/shares", json={"role": "viewer"}).json["token"]
+    assert viewer.get(f"/s/{token}").status_code == 302
+    assert "/players/" not in viewer.get(f"/p/{full}").get_data(as_text=True)
+    assert "/players/" not in viewer.get(f"/p/{full}/settlement").get_data(as_text=True)

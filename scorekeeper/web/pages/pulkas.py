@@ -174,7 +174,7 @@ def sheet(uid: str) -> ResponseReturnValue:
 
     def render(token: str | None = None, once: str | None = None, **nobody: object) -> str:
         return render_template("pulkas/sheet.html", pulka=pulka, view=view.sheet, balances=view.balances, token=token,
-                               once=once, orientation=orientation, mine=mine,
+                               once=once, orientation=orientation, mine=mine, people=role() == "owner",
                                drawing=Markup(view.drawing(orientation, mine or 0)), restore=undone(pulka), told=notices,
                                **nobody)
 
@@ -208,7 +208,8 @@ def settlement(uid: str) -> ResponseReturnValue:
         carried = ledger_service.carried(store().ledger, me(), uid, pulka.currency)
         before = carry_over(carried, pulka.settlement.money, unit)
     response = make_response(render_template("pulkas/settlement.html", pulka=pulka, view=view.settlement,
-                                             balances=view.balances, cash=cash, units=CASH_UNITS, before=before))
+                                             balances=view.balances, cash=cash, units=CASH_UNITS, before=before,
+                                             people=caller().account is not None))
     if chosen is not None:
         remember_choice(response, CASH_COOKIE, str(unit or ""))
     return response

@@ -24,6 +24,8 @@ class PlayerRepository(Protocol):
 
     def merged_ones(self, account_id: int, uid: str) -> list[Player]: ...
 
+    def seated(self, account_id: int, pulka: str) -> tuple[str, ...]: ...
+
     def rename(self, account_id: int, uid: str, name: str) -> Player: ...
 
     def merge(self, account_id: int, gone: str, into: str) -> None: ...
@@ -84,6 +86,14 @@ def of_player(players: PlayerRepository, account_id: int, uid: str, filter: Filt
     pair = running_pair(uid, against, c.records, filter) if against is not None else {}
     return c, PlayerPage(player, stats, running(uid, c.records, filter), merged, lines, rivals(stats, lines, floor),
                          against, pair)
+
+
+def seat_player(players: PlayerRepository, account_id: int, pulka: str, seat: int) -> str:
+    """The id of the player in `seat` of a pulka the caller may read, in his circle."""
+    seats = players.seated(account_id, pulka)
+    if not 0 <= seat < len(seats):
+        raise NotFound("player")
+    return seats[seat]
 
 
 def standings_of(c: Circle, floor: int) -> Sequence[Standing[str]]:

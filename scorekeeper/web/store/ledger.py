@@ -19,7 +19,6 @@ from sqlalchemy.orm import Session
 from ...engine import Obligation, Payment, PaymentKind
 from ..domain.idempotency import Answered, Once
 from ..domain.ledger import Entry, Reopened, Row, Rows, obligation_id
-from ..domain.refusals import NotFound
 from ..domain.results import Event, Result
 from .db import Database
 from .keys import answer, remember
@@ -105,12 +104,7 @@ class LedgerStore:
             remember(session, once, writing.made)
 
     def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
-        with self.db.Session() as session:
-            row = session.scalars(select(PulkaRow).where(PulkaRow.uid == pulka, readable(account_id))).one_or_none()
-            if row is None:
-                raise NotFound()
-            roots, _ = circle_of(session, account_id, [row])
-            return tuple(roots[seat.player_id].uid for seat in row.seats)
+        return self.players.seated(account_id, pulka)
 
 
 def _read(session: Session, account_id: int) -> tuple[Rows, dict[str, int], dict[str, int]]:

@@ -77,6 +77,16 @@ class PlayerStore:
         with self.db.reads.connect() as connection:
             return _fingerprint(connection, account_id)
 
+    def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
+        """The players of a pulka the account may read, by seat, as its circle counts them (a merged one as
+        the one he is merged into); NotFound for a pulka it may not read."""
+        with self.db.Session() as session:
+            row = session.scalars(select(PulkaRow).where(PulkaRow.uid == pulka, readable(account_id))).one_or_none()
+            if row is None:
+                raise NotFound()
+            roots, _ = circle_of(session, account_id, [row])
+            return tuple(roots[seat.player_id].uid for seat in row.seats)
+
     def merged_ones(self, account_id: int, uid: str) -> list[Player]:
         """The account's players merged into `uid`."""
         with self.db.Session() as session:
