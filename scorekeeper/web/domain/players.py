@@ -31,10 +31,11 @@ _DATE = re.compile(r"\d{4}-\d\d-\d\d")
 
 
 def read_filter(query: Mapping[str, Sequence[str]]) -> Filter[str]:
-    """The filter of a query ({key: its values}; CLUB.md §1); Refused naming the first field that is not one."""
+    """The filter of a query ({key: its values}; CLUB.md §1); Refused naming the first field that is not one.
+    An empty value is no filter: the filter bar's blank fields say "any"."""
     def one(key: str) -> str | None:
         values = query.get(key) or ()
-        return values[-1] if values else None
+        return values[-1] if values and values[-1] != "" else None
 
     dates: list[date | None] = []
     for key in ("from", "to"):
@@ -58,7 +59,7 @@ def read_filter(query: Mapping[str, Sequence[str]]) -> Filter[str]:
     if unfinished not in (None, "0", "1"):
         raise Refused(Msg("unfinished is 1 (count unfinished pulkas too) or 0"), "unfinished")
     return Filter(dates[0], dates[1], preset, int(players) if players else None, currency,
-                  frozenset(query.get("with") or ()), unfinished == "1")
+                  frozenset(v for v in query.get("with") or () if v), unfinished == "1")
 
 
 def filter_query(f: Filter[str]) -> list[tuple[str, str]]:
