@@ -231,15 +231,16 @@ class Record(Generic[Key]):
     pairwise: tuple[tuple[Fraction, ...], ...]  # [i][j]: what i wins from j, in whists
     roles: tuple[Roles, ...]
     pulka: str = ""  # the pulka's id, for the lists that link to it
+    minutes: int = 0  # how long it was played: from its start to its last deal
 
     @classmethod
     def of(cls, players: Sequence[Key], replay: Replay, started: Day, currency: str, closed: bool = False,
-           settlement: Settlement | None = None, pulka: str = "") -> Record[Key]:
+           settlement: Settlement | None = None, pulka: str = "", minutes: int = 0) -> Record[Key]:
         """The record of a replayed pulka (`settlement`, if already made, its settlement); `closed` when the
         owner ended it early."""
         s = settlement or settle(replay.sheet, replay.rules)
         return cls(replay.rules.preset.value, currency, started, replay.finished or closed, tuple(players),
-                   s.net, s.money, s.pairwise, roles(replay), pulka)
+                   s.net, s.money, s.pairwise, roles(replay), pulka, minutes)
 
     def seat(self, player: Key) -> int:
         return self.players.index(player)
@@ -442,6 +443,32 @@ def pulka_lines(player: Key, records: Iterable[Record[Key]], filter: Filter[Key]
     f: Filter[Key] = filter or Filter()
     counted = [PulkaLine(r, r.seat(player)) for r in _in_order(records) if f.admits(r, player)]
     return tuple(reversed(counted))
+
+
+@dataclass(frozen=True)
+class Career:
+    """A player's evenings over his counted pulkas (`pulka_lines`, the latest first)."""
+
+    evenings: int  # the dates he played on
+    first: Day | None
+    last: Day | None
+    minutes: int  # at the table: each pulka from its start to its last deal
+    form: tuple[int, ...]  # his last ten pulkas, the latest first: 1 won, −1 lost, 0 even
+    streak: int  # the run his latest pulkas make: +3 three won in a row, −2 two lost; 0 after an even one
+    longest: int  # his longest run of won pulkas
+
+
+def career(lines: Sequence[PulkaLine[Key]]) -> Career:
+    signs = [(line.net > 0) - (line.net < 0) for line in lines]
+    run = next((i for i, sign in enumerate(signs) if sign != signs[0]), len(signs)) if signs else 0
+    longest = best = 0
+    for sign in signs:
+        best = best + 1 if sign > 0 else 0
+        longest = max(longest, best)
+    days = [line.record.started for line in lines]
+    return Career(len(set(days)), min(days, default=None), max(days, default=None),
+                  sum(line.record.minutes for line in lines), tuple(signs[:10]), run * (signs[0] if signs else 0),
+                  longest)
 
 
 @dataclass(frozen=True)

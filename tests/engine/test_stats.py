@@ -3,6 +3,7 @@ over records, and their identities over generated pulkas."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from datetime import date, timedelta
@@ -19,7 +20,7 @@ from scorekeeper.engine import (
 )
 from scorekeeper.engine.contracts import LEVELS
 from scorekeeper.engine.deals import defenders, seats_in_play
-from scorekeeper.engine.stats import Declarer, Defender, Misere, Raspasy, pulka_lines, rivals
+from scorekeeper.engine.stats import Career, Declarer, Defender, Misere, Raspasy, career, pulka_lines, rivals
 from scorekeeper.pulyafile import loads
 
 from .generate import generate
@@ -278,6 +279,18 @@ def test_a_players_pulkas_the_latest_first_with_his_mates_and_what_he_won_from_e
     assert lines[2].against("b") == F(142) and lines[2].against("c") == F(364, 3)
     assert lines[1].against("d") == F(-70, 3)  # (−40 − 30)/3
     assert [line.deals for line in lines] == [10, 10, 10]
+
+
+def test_a_players_evenings_form_and_runs():
+    """a's pulkas, the latest first: won, won, lost, won, won, won, even (two of them on one date)."""
+    nets = [F(1), F(2), F(-1), F(3), F(1), F(4), F(0)]
+    days = [MAR, MAR, FEB, FEB, JAN, JAN, JAN]
+    records = [dataclasses.replace(record(("a", "b", "c"), (n, -n, F(0)), started=d), minutes=m)
+               for n, d, m in zip(reversed(nets), reversed(days), range(7))]
+    assert career(pulka_lines("a", records)) == Career(3, JAN, MAR, 21, (1, 1, -1, 1, 1, 1, 0), 2, 3)
+    assert career(pulka_lines("b", records)).streak == -2
+    assert career(pulka_lines("c", records)) == Career(3, JAN, MAR, 21, (0,) * 7, 0, 0)
+    assert career(()) == Career(0, None, None, 0, (), 0, 0)
 
 
 def test_rival_and_nemesis_from_the_floor_of_shared_pulkas():

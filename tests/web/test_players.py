@@ -150,6 +150,9 @@ def test_rename_and_merge_from_the_player_page(client, club):
 def test_the_player_page_lists_his_pulkas_head_to_head_and_the_csv(client, club):
     ids, a = club["ids"], club["ids"]["A"]
     page = client.get(f"/players/{a}").get_data(as_text=True)
+    assert "1 evening" in page and "0 h 00 min at the table" in page  # both counted on one date, in no time
+    four = "+" if _net(client, club["four"])["A"] > 0 else "−"
+    assert f'<span class="{"plus" if four == "+" else "minus"}">{four}</span><span class="plus">+</span>' in page
     table = page[page.index('aria-label="Pulkas"'):]
     assert table.index(f'href="/p/{club["four"]}"') < table.index(f'href="/p/{club["full"]}"')  # the latest first
     assert f'href="/p/{club["going"]}"' not in table  # unfinished: not counted

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ...engine import Filter, PlayerStats, Record, player_stats, running, running_pair, standings
-from ...engine.stats import Line, PulkaLine, Rivals, Running, Standing, pulka_lines, rivals
+from ...engine.stats import Career, Line, PulkaLine, Rivals, Running, Standing, career, pulka_lines, rivals
 from ..domain.players import FLOOR, Player
 from ..domain.refusals import NotFound
 
@@ -67,6 +67,7 @@ class PlayerPage:
     running: Running
     merged: tuple[Player, ...]
     lines: tuple[PulkaLine[str], ...]  # his counted pulkas, the latest first
+    career: Career
     rivals: Rivals[str]
     against: str | None  # the one other player the filter asks for (`with`): head to head with him
     pair: Mapping[str, Line]  # then what he won from him, running, per preset
@@ -84,8 +85,8 @@ def of_player(players: PlayerRepository, account_id: int, uid: str, filter: Filt
     others = filter.with_ - {uid}
     against = next(iter(others)) if len(others) == 1 else None
     pair = running_pair(uid, against, c.records, filter) if against is not None else {}
-    return c, PlayerPage(player, stats, running(uid, c.records, filter), merged, lines, rivals(stats, lines, floor),
-                         against, pair)
+    return c, PlayerPage(player, stats, running(uid, c.records, filter), merged, lines, career(lines),
+                         rivals(stats, lines, floor), against, pair)
 
 
 def seat_player(players: PlayerRepository, account_id: int, pulka: str, seat: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from datetime import date, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import Connection, func, or_, select
@@ -19,7 +19,7 @@ from ..domain.refusals import NotFound, Refused
 from ..domain.results import Result
 from ...words import Msg
 from .db import Database
-from .models import AccessRow, PlayerRow, PulkaRow, SeatRow, ShareRow
+from .models import AccessRow, DealRow, PlayerRow, PulkaRow, SeatRow, ShareRow
 from .pulkas import PulkaStore
 from .rows import aware
 from .watch import stamped
@@ -61,15 +61,19 @@ class PlayerStore:
             rows = list(session.scalars(select(PulkaRow).where(readable(account_id)).order_by(PulkaRow.created_at,
                                                                                                   PulkaRow.id)))
             roots, players = circle_of(session, account_id, rows)
+            last: dict[int, datetime] = {pulka: at for pulka, at in session.execute(
+                select(DealRow.pulka_id, func.max(DealRow.created_at))
+                .where(DealRow.pulka_id.in_([row.id for row in rows])).group_by(DealRow.pulka_id))}
             records = []
             for row in rows:
                 keys = tuple(roots[seat.player_id].uid for seat in row.seats)
+                minutes = _minutes(row, last.get(row.id))
                 if row.result is not None:
-                    records.append(_frozen(row, keys, Result.read(row.result)))
+                    records.append(_frozen(row, keys, Result.read(row.result), minutes))
                 elif unfinished:
                     pulka = self.pulkas.get(row.uid)
                     records.append(Record.of(keys, pulka.replay, pulka.started.date(), pulka.currency,
-                                             pulka=row.uid))
+                                             pulka=row.uid, minutes=minutes))
         return tuple(players.values()), tuple(records), {row.uid: row.name for row in rows}
 
     def fingerprint(self, account_id: int) -> tuple[Any, ...]:
@@ -185,10 +189,15 @@ def _player(row: PlayerRow, account_id: int) -> Player:
     return Player(row.uid, row.name, row.owner_id == account_id)
 
 
-def _frozen(row: PulkaRow, keys: tuple[str, ...], result: Result | None) -> Record[str]:
+def _frozen(row: PulkaRow, keys: tuple[str, ...], result: Result | None, minutes: int = 0) -> Record[str]:
     assert result is not None
     return Record(str(row.rules.get("preset", "sochi")), row.currency, local_date(row), True, keys, result.net,
-                  result.money, result.pairwise, result.roles, row.uid)
+                  result.money, result.pairwise, result.roles, row.uid, minutes)
+
+
+def _minutes(row: PulkaRow, last_deal: datetime | None) -> int:
+    """From its start to its last deal (a pulka closed days later did not take days)."""
+    return max(0, int((aware(last_deal) - aware(row.created_at)).total_seconds() // 60)) if last_deal else 0
 
 
 def local_date(row: PulkaRow) -> date:
