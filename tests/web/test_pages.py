@@ -27,11 +27,11 @@ def test_index_lists_pulkas(client):
     sochi(client, 3)
     sochi(client)
     page = text(client.get("/"))
-    # Compact: the name, the date, where it stands and who leads; no list of players.
-    assert re.search(r"Pulka of A, B, C \d{4}-\d\d-\d\d · finished at \d{1,2}:\d\d · A won \+263⅓ Again "
-                     r"Pulka of A, B, C \d{4}-\d\d-\d\d · deal 4 · A leads \+99⅓ Again", page)
+    # Compact: the evening (a day's pulkas), each name, where it stands and who leads; no list of players.
+    assert re.search(r"Evening of \d{1,2} [A-Z][a-z]+ \d{4} Pulka of A, B, C finished at \d{1,2}:\d\d · A won "
+                     r"\+263⅓ Again Pulka of A, B, C deal 4 · A leads \+99⅓ Again", page)
     create(client)
-    assert "· not started Again" in text(client.get("/"))
+    assert "Pulka of A, B, C not started Again" in text(client.get("/"))
     assert 'aria-label="Same players again: Pulka of A, B, C"' in client.get("/").get_data(as_text=True)
 
 
@@ -631,3 +631,12 @@ def test_csrf_guards_every_write_resting_on_the_cookie(database_url, tmp_path):
     assert response.status_code == 201
     assert add(bearer, pulka_id, deal).status_code == 201
     app.extensions["scorekeeper"].db.engine.dispose()
+
+
+def test_the_list_groups_a_days_pulkas_as_one_evening_in_russian(client):
+    sochi(client, 3)
+    sochi(client, 2)
+    client.post("/language", data={"language": "ru"})
+    page = text(client.get("/", headers={"Accept-Language": "ru"}))
+    assert len(re.findall(r"Вечер \d{1,2} (?:января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|"
+                          r"ноября|декабря) \d{4}", page)) == 1  # the month in the genitive, one heading for both

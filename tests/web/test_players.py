@@ -12,6 +12,8 @@ from fractions import Fraction
 
 import pytest
 
+from scorekeeper.render.text import signed
+
 from .conftest import SOCHI, add, create, signed_in, sochi
 
 
@@ -126,6 +128,9 @@ def test_the_pages_show_the_same_numbers_and_keep_the_filter(client, club):
     a = club["ids"]["A"]
     standings = client.get("/players?preset=sochi").get_data(as_text=True)
     assert f'href="/players/{a}?preset=sochi"' in standings and "provisional" in standings
+    exact = Fraction(790, 3) + _net(client, club["four"])["A"]  # A's whists over his 14 deals
+    assert f"{signed(exact / 2)} <" in standings and f"{signed(exact / 14)} <" in standings  # per pulka, per deal
+    assert 'href="/players.csv?preset=sochi"' in standings
     page = client.get(f"/players/{a}?preset=sochi").get_data(as_text=True)
     stats = client.get(f"/api/v1/players/{a}/stats").json
     assert "2 pulkas" in page and "14 deals" in page and '<svg class="chart"' in page

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -28,9 +28,16 @@ def clock(moment: datetime, language: str = "en") -> str:
     return f"{moment.hour}:{moment.minute:02d}"
 
 
+def day(value: date, language: str = "en") -> str:
+    """A date as players say it, the month in words ("12 November 2026", "12 ноября 2026")."""
+    from babel.dates import format_date
+
+    return str(format_date(value, "d MMMM y", locale=language))
+
+
 # How templates write numbers; each takes the page's `language` (edge.i18n gives it the request's).
 FILTERS: dict[str, Callable[..., Any]] = {"points": points, "signed": signed, "chain": chain_html, "amount": amount,
-                                          "clock": clock, "unbroken": lambda text, language="en": unbroken(text)}
+                                          "clock": clock, "day": day, "unbroken": lambda text, language="en": unbroken(text)}
 
 
 def jsonable(value: Any) -> Any:
