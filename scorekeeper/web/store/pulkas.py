@@ -144,7 +144,9 @@ class PulkaStore:
                 uid = new_uid()
                 row = PulkaRow(uid=uid, table_uid=table or uid, owner_id=owner_id, name=settings.name,
                                currency=settings.currency, rules=settings.rules.overrides(),
-                               first_dealer=settings.first_dealer, version=1, created_at=started or now(),
+                               first_dealer=settings.first_dealer, version=1,
+                               # in UTC: SQLite keeps a datetime's digits and drops its offset
+                               created_at=started.astimezone(timezone.utc) if started else now(),
                                opening=opening_json(settings.opening), utc_offset=_offset(started))
                 row.seats = seats(session, owner_id, settings.players)
                 session.add(row)
