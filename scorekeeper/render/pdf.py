@@ -206,13 +206,9 @@ def render_pdf(players: Sequence[str], rules: Rules, replay: Replay, settlement:
                before: Sequence[str] = (), together: Sequence[str] = ()) -> bytes:
     """The pulka as A4 PDF bytes (its words in `language`); finished or not, 3 or 4 players. `settlement`
     defaults to settling the sheet."""
-    import weasyprint
-
-    html = render_html(players, rules, replay, settlement, title=title, created=created, currency=currency,
-                       orientation=orientation, seats=seats, language=language, steps=steps,
-                       before=before, together=together)
-    document = weasyprint.HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=make_url_fetcher())
-    return bytes(document.write_pdf())
+    return html_pdf(render_html(players, rules, replay, settlement, title=title, created=created,
+                                currency=currency, orientation=orientation, seats=seats, language=language,
+                                steps=steps, before=before, together=together))
 
 
 # -- in worker processes ---------------------------------------------------------------
@@ -221,8 +217,21 @@ _pools: dict[int, ProcessPoolExecutor] = {}
 _pools_lock = threading.Lock()
 
 
+def html_pdf(html: str) -> bytes:
+    """A page of HTML already in its words (a player's statistics) as PDF bytes, with the app's fonts."""
+    import weasyprint
+
+    document = weasyprint.HTML(string=html, base_url=STATIC_DIR.as_uri() + "/", url_fetcher=make_url_fetcher())
+    return bytes(document.write_pdf())
+
+
 def render_pdf_in_worker(workers: int, *args: Any, **kwargs: Any) -> bytes:
-    """render_pdf in one of `workers` processes kept for it, started when first needed.
+    """render_pdf in one of `workers` processes kept for it (in_worker)."""
+    return in_worker(workers, render_pdf, *args, **kwargs)
+
+
+def in_worker(workers: int, function: Callable[..., bytes], *args: Any, **kwargs: Any) -> bytes:
+    """`function` (render_pdf, html_pdf) in one of `workers` processes kept for it, started when first needed.
 
     WeasyPrint builds millions of objects: in a web server's own process, collecting them would pause
     every other request (half a second at a time), and its Python would hold the GIL they need.
@@ -234,7 +243,7 @@ def render_pdf_in_worker(workers: int, *args: Any, **kwargs: Any) -> bytes:
                                                   initializer=_leave_with, initargs=(os.getpid(),))
         pool = _pools[workers]
     try:
-        return pool.submit(render_pdf, *args, **kwargs).result()
+        return pool.submit(function, *args, **kwargs).result()
     except BrokenProcessPool:
         with _pools_lock:  # a worker died (killed, out of memory): the next PDF starts new ones
             if _pools.get(workers) is pool:

@@ -139,3 +139,21 @@ def test_a_start_sqlite_kept_in_local_digits_before_0012_moves_to_utc(tmp_path):
     exported = signed_in(app).get(f"/api/v1/pulkas/{uid}/export").json
     assert exported["started"] == "2026-11-20T23:40:00+03:00"
     app.extensions["scorekeeper"].db.engine.dispose()
+
+
+def test_the_statistics_as_a_pdf_say_what_the_page_says(client, club):
+    from .test_drawing import poppler
+
+    _, ids = club
+    response = client.get(f"/players/{ids['Аня']}.pdf", query_string={"from": "2026-11-14"})
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    text = " ".join(poppler("pdftotext", response.data).split())
+    assert "Аня" in text and "From 14.11.2026" in text and "1 pulka · 4 deals · won 1, lost 0" in text
+    assert "0 h 00 min at the table" in text  # its deals were imported weeks after it started: no time counted
+    assert "Следующая пятница" in text and "Пятница " not in text.replace("Следующая пятница", "")
+    assert "+118" in text and "59.00 ₽" in text  # his whists and money, and the chart's last point
+    assert "Running total" in text
+    client.post("/language", data={"language": "ru"})
+    russian = " ".join(poppler("pdftotext", client.get(f"/players/{ids['Борис']}.pdf",
+                                                       headers={"Accept-Language": "ru"}).data).split())
+    assert "Борис" in russian and "2 пульки" in russian and "Играющим" in russian

@@ -3,6 +3,8 @@ running totals), one filter bar on both, kept in the URL; renaming and merging h
 
 from __future__ import annotations
 
+from datetime import date
+
 from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
@@ -13,7 +15,7 @@ from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import me
 from ..edge.context import store
-from ..edge.presenting import download
+from ..edge.presenting import download, gate
 from ..services import players as player_service
 from ..views.players import charts, csv_rows, every_seat, pair_charts, rows
 from .blueprint import bp
@@ -51,6 +53,21 @@ def player_csv(player: str) -> ResponseReturnValue:
     """The player's counted pulkas, a row each."""
     circle, page = player_service.of_player(store().players, me(), player, _filter())
     return download("\ufeff" + csv_rows(page.lines, circle.name_of, circle.titles), "text/csv", "player.csv")
+
+
+@bp.get("/players/<player>.pdf")
+def player_pdf(player: str) -> ResponseReturnValue:
+    """The player's page as A4, the same numbers and charts; made in a PDF worker when the gate lets it in."""
+    from ...render.pdf import FONTS, html_pdf, in_worker
+
+    f = _filter()
+    circle, page = player_service.of_player(store().players, me(), player, f)
+    html = render_template("pdf/player.html", page=page, shown=rows(page.stats, circle.name_of), f=f,
+                           charts=charts(page.running), circle=circle, today=date.today(), language=i18n.language(),
+                           fonts={weight: path.as_uri() for weight, path in FONTS.items()})
+    pdfs = gate()
+    with pdfs.entered():
+        return download(pdfs.run(lambda: in_worker(pdfs.running, html_pdf, html)), "application/pdf", "player.pdf")
 
 
 @bp.route("/players/<player>", methods=["GET", "POST"])

@@ -195,9 +195,13 @@ def _frozen(row: PulkaRow, keys: tuple[str, ...], result: Result | None, minutes
                   result.money, result.pairwise, result.roles, row.uid, minutes)
 
 
+EVENING = timedelta(hours=24)  # longer from start to last deal: imported, or written up later; no time counted
+
+
 def _minutes(row: PulkaRow, last_deal: datetime | None) -> int:
     """From its start to its last deal (a pulka closed days later did not take days)."""
-    return max(0, int((aware(last_deal) - aware(row.created_at)).total_seconds() // 60)) if last_deal else 0
+    played = aware(last_deal) - aware(row.created_at) if last_deal else timedelta(0)
+    return int(played.total_seconds() // 60) if timedelta(0) <= played <= EVENING else 0
 
 
 def local_date(row: PulkaRow) -> date:
