@@ -14,6 +14,7 @@ import dataclasses
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar, cast
 
@@ -212,6 +213,52 @@ def roles(replay: Replay) -> tuple[Roles, ...]:
             seats[seat] += Roles(defender=Defender(int(word == WHIST), int(word == PASS), int(word == HALF),
                                                    int(short)))
     return tuple(seats)
+
+
+class DealRole(StrEnum):
+    """What a seat did in a deal, as the deal × player file says it."""
+
+    DECLARER = "declarer"  # of a game or a misère
+    WHIST = "whist"
+    PASS = "pass"
+    HALF = "half"
+    DEFENDER = "defender"  # without a word: against a misère or a checked ten
+    RASPASY = "raspasy"
+    OUT = "out"  # the dealer sitting out, with four
+
+
+@dataclass(frozen=True)
+class DealLine:
+    """One seat in one deal: its role, and what the deal moved his balance by (exact whists, rules.md §15:
+    the balance of the sheet after it less that of the sheet before, so a pulka's lines add up to its net)."""
+
+    number: int
+    seat: int
+    role: DealRole
+    moved: Fraction
+
+
+def deal_lines(replay: Replay) -> tuple[DealLine, ...]:
+    """Every seat of every deal of a replayed pulka (none for a paper opening it went on from)."""
+    rules, n = replay.rules, replay.start.n
+    before = settle(replay.start, rules).net
+    lines = []
+    for result in replay.results:
+        deal, active = result.deal, seats_in_play(n, result.dealer)
+        after = settle(result.sheet, rules).net
+        words = cast("Mapping[int, str]", deal.whist or {})
+        for seat in range(n):
+            if seat not in active:
+                role = DealRole.OUT
+            elif deal.type is RASPASY:
+                role = DealRole.RASPASY
+            elif seat == deal.declarer:
+                role = DealRole.DECLARER
+            else:
+                role = DealRole(words[seat]) if seat in words else DealRole.DEFENDER
+            lines.append(DealLine(result.number, seat, role, after[seat] - before[seat]))
+        before = after
+    return tuple(lines)
 
 
 # -- the pulkas that count ------------------------------------------------------------------------------

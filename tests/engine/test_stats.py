@@ -7,6 +7,7 @@ import dataclasses
 import json
 import random
 from datetime import date, timedelta
+from pathlib import Path
 from decimal import Decimal
 from fractions import Fraction
 
@@ -20,7 +21,7 @@ from scorekeeper.engine import (
 )
 from scorekeeper.engine.contracts import LEVELS
 from scorekeeper.engine.deals import defenders, seats_in_play
-from scorekeeper.engine.stats import Career, Declarer, Defender, Misere, Raspasy, career, pulka_lines, rivals
+from scorekeeper.engine.stats import Career, DealLine, DealRole, Declarer, Defender, Misere, Raspasy, career, deal_lines, pulka_lines, rivals
 from scorekeeper.pulyafile import loads
 
 from .generate import generate
@@ -506,3 +507,30 @@ def test_a_players_pulkas_add_up_to_his_figures_and_each_pairwise_row_to_its_bal
         found = rivals(stats, lines, floor=2)
         assert found.beaten <= found.shared
         assert found.nemesis is None or found.beaten >= 1
+
+
+def test_what_each_deal_moved_by_role_adds_up_to_the_pulka():
+    """rules.md §10 D1: A's 7♥ (pulya 4), B whists (8 on A), C passes; p̄ = 4/3, pulya point 10 whists:
+    A −8 + 10(4 − 4/3) = +56/3, B 8 − 40/3 = −16/3, C −40/3."""
+    result = loads((Path(__file__).parents[1] / "data" / "sochi_examples.json").read_text()).replay()
+    lines = deal_lines(result)
+    assert lines[:3] == (DealLine(1, 0, DealRole.DECLARER, F(56, 3)), DealLine(1, 1, DealRole.WHIST, F(-16, 3)),
+                         DealLine(1, 2, DealRole.PASS, F(-40, 3)))
+    assert [line.role for line in lines if line.number == 5] == [DealRole.RASPASY] * 3
+    assert [line.role for line in lines if line.number == 8] == [DealRole.DECLARER, DealRole.DEFENDER,
+                                                                 DealRole.DEFENDER]  # A's misère
+    for seat, net in enumerate(EX11):
+        assert sum(line.moved for line in lines if line.seat == seat) == net
+
+
+@SETTINGS
+@given(pulkas_)
+def test_the_deals_of_a_pulka_move_its_balances_and_each_deal_sums_to_zero(pulka):
+    result = pulka.replay()
+    lines = deal_lines(result)
+    assert len(lines) == len(result.results) * len(pulka.players)
+    for number in range(1, len(result.results) + 1):
+        assert sum(line.moved for line in lines if line.number == number) == 0
+    if result.results:
+        dealer_out = [line for line in lines if line.role is DealRole.OUT]
+        assert len(dealer_out) == (len(result.results) if len(pulka.players) == 4 else 0)

@@ -145,6 +145,7 @@ ROUTES: dict[str, tuple[str, list[tuple[str, str, Any]]]] = {
     "pages.player": ("circle", [("GET", "/players/{player}", None)]),
     "pages.player_csv": ("circle", [("GET", "/players/{player}.csv", None)]),
     "pages.player_pdf": ("circle", [("GET", "/players/{player}.pdf", None)]),
+    "pages.player_deals_csv": ("circle", [("GET", "/players/{player}/deals.csv", None)]),
     "pages.players_csv": ("account", [("GET", "/players.csv", None)]),
     "pages.seat_player": ("circle", [("GET", "/p/{uid}/players/1", None)]),
     "api.close_pulka": ("own", [("POST", "/api/v1/pulkas/{uid}/close", {})]),

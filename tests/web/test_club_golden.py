@@ -20,6 +20,7 @@ The next Friday after D1–D4 (Ex 1–4): pulya 4, 0, 2; gora 0, 16 (12 + 4), 2;
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -157,3 +158,21 @@ def test_the_statistics_as_a_pdf_say_what_the_page_says(client, club):
     russian = " ".join(poppler("pdftotext", client.get(f"/players/{ids['Борис']}.pdf",
                                                        headers={"Accept-Language": "ru"}).data).split())
     assert "Борис" in russian and "2 пульки" in russian and "Играющим" in russian
+
+
+def test_anyas_deals_as_csv_with_her_role_and_what_each_moved(client, club):
+    """rules.md §10 D1 on the second Friday: her 7♥ moved her balance +56/3 (−8 whists, 10 × (4 − 4/3) pulya)."""
+    import csv
+
+    uids, ids = club
+    answer = client.get(f"/players/{ids['Аня']}/deals.csv", query_string={"from": "2026-11-14"})
+    rows = list(csv.reader(answer.get_data(as_text=True).lstrip("\ufeff").splitlines()))
+    assert rows[0] == ["date", "pulka", "title", "deal", "player", "role", "deal_type", "contract", "tricks", "moved",
+                       "moved_exact"]
+    assert rows[1] == ["2026-11-20", uids["next_friday"], "Следующая пятница", "1", "Аня", "declarer", "game", "7H",
+                       "8", "18.67", "56/3"]
+    assert [r[5] for r in rows[1:]] == ["declarer", "whist", "whist", "whist"]
+    assert sum(Fraction(r[10]) for r in rows[1:]) == 118  # her balance in it
+    everything = list(csv.reader(client.get(f"/players/{ids['Борис']}/deals.csv").get_data(as_text=True).splitlines()))
+    assert len(everything) == 1 + 10 + 4
+    assert sum(Fraction(r[10]) for r in everything[1:]) == Fraction(-644, 3) - 158

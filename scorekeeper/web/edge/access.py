@@ -83,7 +83,7 @@ NEEDS: dict[str, Need] = {
     "api.players": Need.ACCOUNT,  # the account's circle: the players of the pulkas it may read
     "api.player_stats": Need.ACCOUNT, "pages.players": Need.ACCOUNT, "pages.player": Need.ACCOUNT,
     "pages.players_csv": Need.ACCOUNT, "pages.player_csv": Need.ACCOUNT, "pages.seat_player": Need.ACCOUNT,
-    "pages.player_pdf": Need.ACCOUNT,
+    "pages.player_pdf": Need.ACCOUNT, "pages.player_deals_csv": Need.ACCOUNT,
     # its own players only (the use case)
     "api.rename_player": Need.ACCOUNT, "api.merge_player": Need.ACCOUNT, "api.unmerge_player": Need.ACCOUNT,
     # the ledger: the account's, and the lines of pulkas shared with it; its owner writes (the use case)

@@ -17,7 +17,7 @@ from ..edge.access import me
 from ..edge.context import store
 from ..edge.presenting import download, gate
 from ..services import players as player_service
-from ..views.players import charts, csv_rows, every_seat, pair_charts, rows
+from ..views.players import charts, csv_rows, deal_csv, every_seat, pair_charts, rows
 from .blueprint import bp
 
 
@@ -53,6 +53,14 @@ def player_csv(player: str) -> ResponseReturnValue:
     """The player's counted pulkas, a row each."""
     circle, page = player_service.of_player(store().players, me(), player, _filter())
     return download("\ufeff" + csv_rows(page.lines, circle.name_of, circle.titles), "text/csv", "player.csv")
+
+
+@bp.get("/players/<player>/deals.csv")
+def player_deals_csv(player: str) -> ResponseReturnValue:
+    """His deals in the counted pulkas, a row each: role, what it was, the whists it moved."""
+    circle, page = player_service.of_player(store().players, me(), player, _filter())
+    return download("\ufeff" + deal_csv(player_service.deals_of(store().pulkas, page), circle.name_of), "text/csv",
+                    "deals.csv")
 
 
 @bp.get("/players/<player>.pdf")

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ...engine import Filter, PlayerStats, Record, player_stats, running, running_pair, standings
-from ...engine.stats import Career, Line, PulkaLine, Rivals, Running, Standing, career, pulka_lines, rivals
+from ...engine.stats import Career, DealLine, Line, PulkaLine, Rivals, Running, Standing, career, deal_lines, pulka_lines, rivals
 from ..domain.players import FLOOR, Player
+from ..domain.pulkas import Pulka
 from ..domain.refusals import NotFound
 
 
@@ -87,6 +88,19 @@ def of_player(players: PlayerRepository, account_id: int, uid: str, filter: Filt
     pair = running_pair(uid, against, c.records, filter) if against is not None else {}
     return c, PlayerPage(player, stats, running(uid, c.records, filter), merged, lines, career(lines),
                          rivals(stats, lines, floor), against, pair)
+
+
+class Replays(Protocol):
+    def get(self, uid: str) -> Pulka: ...
+
+
+def deals_of(pulkas: Replays, page: PlayerPage) -> tuple[tuple[PulkaLine[str], Pulka, tuple[DealLine, ...]], ...]:
+    """Each of the player's counted pulkas, as stored, with his seat's line in each of its deals."""
+    found = []
+    for line in page.lines:
+        pulka = pulkas.get(line.record.pulka)
+        found.append((line, pulka, tuple(d for d in deal_lines(pulka.replay) if d.seat == line.seat)))
+    return tuple(found)
 
 
 def seat_player(players: PlayerRepository, account_id: int, pulka: str, seat: int) -> str:

@@ -15,7 +15,8 @@ from markupsafe import Markup, escape
 
 from ...engine import Filter, Record
 from ...engine.settlement import round_half_away
-from ...engine.stats import Line, PlayerStats, PulkaLine, Running
+from ...engine.stats import DealLine, Line, PlayerStats, PulkaLine, Running
+from ..domain.pulkas import Pulka
 
 LEVELS = ("6", "7", "8", "9", "10")
 WIDTH, HEIGHT, PAD = 360, 140, 24
@@ -92,3 +93,23 @@ def every_seat(records: Iterable[Record[str]], filter: Filter[str]) -> list[Pulk
     """The circle's counted pulkas, the latest first, each with a line for every seat."""
     counted = sorted((r for r in records if filter.admits(r)), key=lambda r: r.started, reverse=True)
     return [PulkaLine(r, seat) for r in counted for seat in range(len(r.players))]
+
+
+DEALS_HEAD = ["date", "pulka", "title", "deal", "player", "role", "deal_type", "contract", "tricks", "moved",
+              "moved_exact"]
+
+
+def deal_csv(found: Iterable[tuple[PulkaLine[str], Pulka, Sequence[DealLine]]], name_of: Callable[[str], str]) -> str:
+    """One row per deal × player: his role, what the deal was, his tricks, and the whists it moved his balance
+    by (rounded as the stats object rounds, and exact); a pulka's rows add up to his balance in it."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(DEALS_HEAD)
+    for line, pulka, deals in found:
+        for d in deals:
+            deal = pulka.deals[d.number - 1]
+            tricks = (deal.tricks or {}).get(d.seat, "")
+            writer.writerow([str(line.record.started), pulka.uid, pulka.name, d.number,
+                             name_of(line.record.players[d.seat]), d.role.value, deal.type.value, deal.contract or "",
+                             tricks, round_half_away(d.moved), d.moved])
+    return out.getvalue()
