@@ -24,14 +24,19 @@ SAY = {
 }
 
 
-def test_a_finished_pulka_in_the_ledger_marked_and_unmarked_then_carried_over(table, live):
-    language, words, base, page = table
-    say, (a, b, v) = SAY[language], words["names"]
+def register(page, base: str) -> None:
+    """Anna makes an account on the phone and lands on her (empty) list."""
     page.goto(f"{base}/register")
     page.fill("input[name=username]", "anna")
     page.fill("input[name=password]", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(f"{base}/")
+
+
+def test_a_finished_pulka_in_the_ledger_marked_and_unmarked_then_carried_over(table, live):
+    language, words, base, page = table
+    say, (a, b, v) = SAY[language], words["names"]
+    register(page, base)
     # nine deals through the API, as another phone of the table would send them; the last one tapped here
     phone = signed_in(live[0], "anna", PASSWORD)
     uid = phone.post("/api/v1/pulkas", json={"players": [a, b, v], "currency": "₽", "rules": {

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from .conftest import SOCHI, signed_in
 from .test_browser import live  # noqa: F401, F811  (fixture)
 from .test_ledger import _renamed
+from .test_ledger_browser import register
 from .test_walkthrough import PASSWORD, WORDS, shot, table  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
@@ -26,11 +27,7 @@ SAY = {
 def test_from_a_name_on_the_sheet_to_his_figures_a_filter_head_to_head_and_the_csv(table, live, tmp_path):
     language, words, base, page = table
     say, (a, b, v) = SAY[language], words["names"]
-    page.goto(f"{base}/register")
-    page.fill("input[name=username]", "anna")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
+    register(page, base)
     # two finished Sochi evenings and a Leningrad one closed after four deals, as another phone sent them
     phone = signed_in(live[0], "anna", PASSWORD)
     uids = []
