@@ -164,9 +164,7 @@ async function write(request, target) {
   const item = {
     url, body, key, pulka, kind: route === "deal" ? "deal" : "", at: Date.now(), state: "waiting",
     type: request.headers.get("Content-Type") || "application/x-www-form-urlencoded",
-    ...(labels.get(key) || {}),
   };
-  labels.delete(key);
   if (replaced) Object.assign(item, { id: replaced.id, at: replaced.at });
   await flush();  // what waits goes first, in the order it was entered
   const before = (await all("items")).some((other) => other.pulka === item.pulka
@@ -175,6 +173,7 @@ async function write(request, target) {
     try {
       prepare(item, await get(item.pulka, "after"));
       const response = await send(item);
+      labels.delete(key);
       lastWrite = Date.now();
       if (replaced && acknowledged(response)) {
         await drop(replaced.id);
@@ -187,19 +186,33 @@ async function write(request, target) {
       // no connection: kept below
     }
   }
+  const said = labels.get(key);
+  Object.assign(item, said);
   if (item.kind === "deal") numbered(item, await all("items"));
   await put(item);
+  if (labels.get(key) !== said) {  // the message came while it was kept
+    Object.assign(item, labels.get(key));
+    if (item.kind === "deal") numbered(item, await all("items"));
+    await put(item);
+  }
+  labels.delete(key);
   tell();
   if (self.registration.sync) self.registration.sync.register("outbox").catch(() => {});
   return Response.redirect(`/outbox?p=${encodeURIComponent(item.pulka)}`, 303);
 }
 
 // What the page tells just before a form is sent: the write's name ("Deal 7") and when its page was shown.
+// Either may come first: the map is set at once and read by write() after it kept the item, and an item kept
+// before the message came is found here.
 async function label(data) {
   const said = { label: String(data.label || ""), shown: Number(data.shown) || 0 };
+  labels.set(data.key, said);
   const kept = (await all("items")).find((item) => item.key === data.key);
-  if (kept) await put(Object.assign(kept, said));  // the form was quicker than the message
-  else labels.set(data.key, said);
+  if (!kept) return;
+  labels.delete(data.key);
+  if (kept.number) said.label = said.label.replace(/\d+/, String(kept.number));  // renumbered when kept
+  await put(Object.assign(kept, said));
+  tell();
 }
 
 // A new deal kept here: its number (`number`, for the pages that offer the next deal, static/js/outbox.js),

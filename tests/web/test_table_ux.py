@@ -171,9 +171,12 @@ def test_the_home_list_and_same_players_again(live, page):
     login(page, base)
     cards = page.locator("ul.pulkas li")
     expect(cards).to_have_count(2)
-    assert cards.nth(0).locator("a").inner_text().splitlines()[1].endswith("· not started")
+    # Both were started today: one evening, its date the heading, so a line says only how far each got.
+    expect(page.locator("h2.evening")).to_have_count(1)
+    expect(page.locator("h2.evening")).to_have_text(re.compile(r"^Evening of \d{1,2} \w+ \d{4}$"))
+    assert cards.nth(0).locator("a").inner_text().splitlines()[1] == "not started"
     line = cards.nth(1).locator("a").inner_text().splitlines()[1]
-    assert re.search(r"· finished at \d{1,2}:\d\d · A won \+263⅓$", line)
+    assert re.fullmatch(r"finished at \d{1,2}:\d\d · A won \+263⅓", line)
     assert "Anna" not in cards.nth(0).inner_text()  # no list of players
     box = cards.nth(1).bounding_box()
     assert box["height"] < 100 and box["x"] + box["width"] <= 390
