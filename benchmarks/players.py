@@ -1,9 +1,10 @@
 """Players' statistics benchmark (not a test): a generated club of --pulkas frozen pulkas of --deals deals
 among --players players (each pulka 3 or 4 of them), in one account, on SQLite (or --url). It prints the time
-to build the club, the circle read first (every stored result), then the player page's figures (the circle's
-records and one player's statistics) and the standings, warm (median and p95 of --repeat calls; the circle
-is read again only when one of its pulkas or players changed). Goals (issue 20): a
-player page p95 < 100 ms and the standings p95 < 150 ms warm for 500 pulkas of 60 deals, 12 players.
+to build the club, the circle read first (every stored result, nothing remembered yet), then each page and
+API answer as a phone gets it (the app's own requests: access check, statistics, template), warm (median and
+p95 of --repeat requests; the circle is read again only when one of its pulkas or players changed), and what
+one more finished pulka costs the next player page. Goals (issue 20): a player page p95 < 100 ms and the
+standings p95 < 150 ms warm for 500 pulkas of 60 deals, 12 players; from cold under 10 s in all.
 
     .venv/bin/python benchmarks/players.py [--pulkas 500] [--deals 60] [--players 12] [--repeat 30]
 """
@@ -21,11 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.generate import long_pulka  # noqa: E402
-from scorekeeper.engine import Filter  # noqa: E402
+from scorekeeper.web import create_app  # noqa: E402
 from scorekeeper.web.domain.pulkas import Settings  # noqa: E402
-from scorekeeper.web.services import players as player_service  # noqa: E402
 from scorekeeper.web.services import pulkas as pulka_service  # noqa: E402
-from scorekeeper.web.store import Database, Store  # noqa: E402
 
 
 def timed(call, repeat: int) -> tuple[float, float, float]:
@@ -50,35 +49,53 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--url", help="a database URL (default: a new SQLite file)")
     args = parser.parse_args()
-    folder = tempfile.mkdtemp()
-    database = Database(args.url or f"sqlite:///{Path(folder) / 'club.sqlite'}")
-    database.upgrade()
-    store = Store(database)
-    owner = store.accounts.create_account("club", "not a real hash").id
+    folder = Path(tempfile.mkdtemp())
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": args.url or f"sqlite:///{folder / 'club.sqlite'}"},
+                     instance_path=str(folder / "instance"))
+    client = app.test_client()
+    client.post("/api/v1/accounts", json={"username": "club", "password": "a long password"})
+    token = client.post("/api/v1/tokens", json={"username": "club", "password": "a long password"}).json["token"]
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    store = app.extensions["scorekeeper"]
+    owner = store.accounts.account(username="club").id
     names = [f"Игрок {i + 1}" for i in range(args.players)]
     rng = random.Random(7)
-    start = time.perf_counter()
-    for number in range(args.pulkas):
+
+    def finished(number: int) -> None:
         n = rng.choice((3, 4))
         file = long_pulka(n, args.deals, rng.choice(("sochi", "leningrad", "rostov")), seed=number)
-        seated = tuple(rng.sample(names, n))
-        settings = Settings(f"Вечер {number}", rng.choice(("₽", "€")), seated, file.first_dealer, file.rules)
+        settings = Settings(f"Вечер {number}", rng.choice(("₽", "€")), tuple(rng.sample(names, n)),
+                            file.first_dealer, file.rules)
         pulka_service.create_pulka(store.pulkas, owner, settings, file.deals, closed_by="club")
-    built = time.perf_counter() - start
-    print(f"club: {args.pulkas} frozen pulkas × {args.deals} deals, {args.players} players, "
-          f"{database.engine.dialect.name}; built in {built:.1f} s")
-    everything: Filter[str] = Filter()
+
     start = time.perf_counter()
-    someone = player_service.circle(store.players, owner, everything).players[0].id
+    for number in range(args.pulkas):
+        finished(number)
+    print(f"club: {args.pulkas} frozen pulkas × {args.deals} deals, {args.players} players, "
+          f"{store.db.engine.dialect.name}; built in {time.perf_counter() - start:.1f} s")
+    start = time.perf_counter()
+    circle = client.get("/api/v1/players").json["players"]
     print(f"the circle read first (every stored result, nothing remembered yet): "
           f"{(time.perf_counter() - start) * 1000:.0f} ms")
-    for label, call in (
-            ("player page (records + one player's statistics)",
-             lambda: player_service.of_player(store.players, owner, someone, everything)),
-            ("standings (records + every player's line)",
-             lambda: player_service.standings_of(player_service.circle(store.players, owner, everything), 3))):
-        cold, median, p95 = timed(call, args.repeat)
+    someone = circle[0]["id"]
+    other = circle[1]["id"]
+    pages = (("player page /players/<id>", f"/players/{someone}"),
+             ("player page, head-to-head with one", f"/players/{someone}?with={other}"),
+             ("API GET /api/v1/players/<id>/stats", f"/api/v1/players/{someone}/stats"),
+             ("standings /players", "/players"),
+             ("API GET /api/v1/players", "/api/v1/players"))
+    for label, path in pages:
+        cold, median, p95 = timed(lambda: client.get(path), args.repeat)
+        assert client.get(path).status_code == 200, path
         print(f"{label}: cold {cold:.0f} ms, warm median {median:.0f} ms, p95 {p95:.0f} ms")
+    times = []
+    for number in range(args.pulkas, args.pulkas + 5):
+        finished(number)
+        start = time.perf_counter()
+        client.get(f"/players/{someone}")
+        times.append((time.perf_counter() - start) * 1000)
+    print(f"one more finished pulka, then the player page: median {statistics.median(times):.0f} ms, "
+          f"worst {max(times):.0f} ms (of 5)")
     store.close()
 
 

@@ -102,7 +102,13 @@ export function paperForm(form) {
     }
     out.append(list);
   };
-  form.addEventListener("input", () => {
+  form.addEventListener("input", (event) => {
+    const seat = /^player_(\d)$/.exec(event.target.name || "");
+    if (seat) {  // the grid's headers name the player as he is typed
+      form.querySelectorAll(`[data-name="${seat[1]}"]`).forEach((head) => {
+        head.textContent = event.target.value.trim() || head.dataset.unnamed;
+      });
+    }
     clearTimeout(timer);
     timer = setTimeout(show, 300);
   });

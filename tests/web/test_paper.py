@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -116,9 +117,13 @@ def test_a_mistake_is_refused_on_its_field(app, changes, field):
     page = app.test_client().post("/paper", data=FORM | changes, headers={"Accept-Language": "en"})
     assert 400 <= page.status_code < 500
     text = page.get_data(as_text=True)
-    # the message sits right after its own input (the names' after the last name)
-    at = text.index('name="player_3"' if field == "players" else f'name="{field}"')
-    assert '<p class="error"' in text[at:at + 400]
+    if field in ("players", "whist_price"):  # the message sits right after its own input (the names' after the last)
+        at = text.index('name="player_3"' if field == "players" else f'name="{field}"')
+        assert '<p class="error"' in text[at:at + 400]
+    else:  # a cell of the grid is marked, and its message, under the grid, is tied to it
+        cell = re.search(rf'<input [^>]*name="{field}"[^>]*>', text).group(0)
+        assert 'aria-invalid="true"' in cell and f'aria-describedby="error-{field}"' in cell
+        assert re.search(rf'<p class="error" role="alert" id="error-{field}">[^<]+</p>', text)
     assert "Amnesty" not in text
 
 
@@ -187,8 +192,7 @@ def test_keeping_refuses_a_pulya_above_its_size(client):
     page = client.post("/paper/keep", data=FORM | {"pulya_0": "25"}, headers={"Accept-Language": "en"})
     assert page.status_code == 422
     text = page.get_data(as_text=True)
-    at = text.index('name="pulya_0"')
-    assert "above the 20 it closes at" in text[at:at + 400]
+    assert re.search(r'<p class="error" role="alert" id="error-pulya_0">[^<]*above the 20 it closes at', text)
     assert client.get("/api/v1/pulkas").json["pulkas"] == []
 
 

@@ -54,14 +54,23 @@ def test_a_paper_sheet_settled_kept_and_continued(table):
     page.click(f"text={say['link']}")
     page.wait_for_url(f"{base}/paper")
     fill(page, (a, b, v))
+    # the grid as the paper: a row per player, headed by his name as typed; a table of three shows no fourth
+    grid = page.locator("table.paper-grid")
+    expect(grid.locator("tbody tr:visible th")).to_have_text([a, b, v])
+    expect(grid.locator("thead tr").nth(1).locator("th:visible")).to_have_text([a, b, v])
+    box = grid.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     # as typed, the server's settlement: who pays whom
     expect(page.locator("#paper-live")).to_contain_text(say["pays"].format(a=a, v=v))
 
     # a mistake, refused on its field, nothing guessed
     page.fill("input[name=pulya_1]", "14,5")
     page.click("main button.primary[type=submit]")
-    error = page.locator("input[name=pulya_1] >> xpath=../following-sibling::p[contains(@class, 'error')]")
+    field = page.locator("input[name=pulya_1]")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    error = page.locator(f"#{field.get_attribute('aria-describedby')}")
     expect(error).to_contain_text(say["wrong"])
+    expect(error).to_contain_text(b)  # the cell named as players name it
     expect(page.locator("#paper-result")).to_have_count(0)
     shot(page, language, "paper-mistake")
 

@@ -26,6 +26,7 @@ def grid(form: Mapping[str, str]) -> dict[str, Any]:
         "rates": RATES,
         "value": lambda name: form.get(name, ""),
         "counts_down": bool(form.get("pulya_counts_down")),
+        "whists_of": lambda i: [f"whists_{i}_{j}" for j in seats if j != i],
     }
 
 
