@@ -41,6 +41,26 @@ def test_the_circle_lists_each_player_with_the_pulkas_that_count(client, club):
     assert [p["pulkas"] for p in client.get("/api/v1/players").json["players"]] == [3, 3, 3]
 
 
+def test_one_more_frozen_pulka_is_the_one_row_read_again(app, client, club, monkeypatch):
+    players = app.extensions["scorekeeper"].players
+    client.get("/api/v1/players")
+    read, keep = [], players._keep
+    monkeypatch.setattr(players, "_keep", lambda session, ids: (read.extend(ids), keep(session, ids))[1])
+    client.post(f"/api/v1/pulkas/{club['going']}/close")
+    assert [p["pulkas"] for p in client.get("/api/v1/players").json["players"]] == [3, 3, 3]
+    assert len(read) == 1  # the two read before stay as they were read
+    assert client.get(f"/api/v1/players/{club['ids']['A']}/stats").json == \
+        _fresh(app, client, f"/api/v1/players/{club['ids']['A']}/stats")
+
+
+def _fresh(app, client, path):
+    """What `path` answers when nothing was remembered."""
+    store = app.extensions["scorekeeper"].players
+    store._rows.clear()
+    store._known.clear()
+    return client.get(path).json
+
+
 def test_a_players_statistics_worked_out_by_hand(client, club):
     stats = client.get(f"/api/v1/players/{club['ids']['A']}/stats").json
     assert stats["player"] == {"id": club["ids"]["A"], "name": "A"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
@@ -28,15 +29,32 @@ from .watch import stamped
 Circle = tuple[tuple[Player, ...], tuple[Record[str], ...], Mapping[str, str]]  # and the pulkas' names by id
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """What a circle needs of one pulka's row: its seats' player row ids and, frozen, its record (its players
+    put in for each circle, as merges make them)."""
+
+    version: int
+    uid: str
+    name: str
+    seats: tuple[int, ...]
+    record: Record[str] | None
+    minutes: int
+
+
 class PlayerStore:
     """The circles of one database (services.players.PlayerRepository)."""
 
-    def __init__(self, db: Database, pulkas: PulkaStore, remember: int = 64):
+    def __init__(self, db: Database, pulkas: PulkaStore, remember: int = 64, remember_rows: int = 20_000):
         self.db = db
         self.pulkas = pulkas  # an unfinished pulka, when asked for, is read (and replayed) as any
         # The latest circles read, by account, with the fingerprint they were read at.
         self._known: OrderedDict[tuple[int, bool], tuple[tuple[Any, ...], Circle]] = OrderedDict()
         self._remember = remember
+        # Each pulka's row as the circles need it, by id, at the version it was read at: a pulka's stored
+        # result is the same in every circle it is in, and only a write (a new version) changes it.
+        self._rows: OrderedDict[int, _Kept] = OrderedDict()
+        self._remember_rows = remember_rows
 
     def records(self, account_id: int, unfinished: bool = False) -> Circle:
         """The players of the pulkas the account may read (its own, and those of tables shared with it), each
@@ -57,24 +75,46 @@ class PlayerStore:
         return circle
 
     def _read(self, account_id: int, unfinished: bool) -> Circle:
+        """The circle from the pulkas' ids and versions: each frozen pulka's row read and its result parsed
+        once per version (a new finished pulka reads that one row), the players and their merges afresh."""
         with self.db.Session() as session:
-            rows = list(session.scalars(select(PulkaRow).where(readable(account_id)).order_by(PulkaRow.created_at,
-                                                                                                  PulkaRow.id)))
-            roots, players = circle_of(session, account_id, rows)
-            last: dict[int, datetime] = {pulka: at for pulka, at in session.execute(
-                select(DealRow.pulka_id, func.max(DealRow.created_at))
-                .where(DealRow.pulka_id.in_([row.id for row in rows])).group_by(DealRow.pulka_id))}
-            records = []
-            for row in rows:
-                keys = tuple(roots[seat.player_id].uid for seat in row.seats)
-                minutes = _minutes(row, last.get(row.id))
-                if row.result is not None:
-                    records.append(_frozen(row, keys, Result.read(row.result), minutes))
-                elif unfinished:
-                    pulka = self.pulkas.get(row.uid)
-                    records.append(Record.of(keys, pulka.replay, pulka.started.date(), pulka.currency,
-                                             pulka=row.uid, minutes=minutes))
-        return tuple(players.values()), tuple(records), {row.uid: row.name for row in rows}
+            heads = session.execute(select(PulkaRow.id, PulkaRow.version, PulkaRow.result.is_not(None))
+                                    .where(readable(account_id)).order_by(PulkaRow.created_at, PulkaRow.id)).all()
+            fresh = [pid for pid, version, frozen in heads
+                     if (frozen or unfinished) and self._kept(pid, version) is None]
+            for start in range(0, len(fresh), 500):  # bound the IN list
+                self._keep(session, fresh[start:start + 500])
+            kept = [k for pid, version, frozen in heads if (frozen or unfinished) and (k := self._kept(pid, version))]
+            roots, players = circle_of(session, account_id, [], also={p for k in kept for p in k.seats})
+        records = []
+        for k in kept:
+            keys = tuple(roots[p].uid for p in k.seats)
+            if k.record is not None:
+                records.append(replace(k.record, players=keys))
+            elif unfinished:
+                pulka = self.pulkas.get(k.uid)
+                records.append(Record.of(keys, pulka.replay, pulka.started.date(), pulka.currency, pulka=k.uid,
+                                         minutes=k.minutes))
+        return tuple(players.values()), tuple(records), {k.uid: k.name for k in kept}
+
+    def _kept(self, pulka_id: int, version: int) -> _Kept | None:
+        kept = self._rows.get(pulka_id)
+        if kept is None or kept.version != version:
+            return None
+        self._rows.move_to_end(pulka_id)
+        return kept
+
+    def _keep(self, session: Session, ids: list[int]) -> None:
+        last: dict[int, datetime] = {pulka: at for pulka, at in session.execute(
+            select(DealRow.pulka_id, func.max(DealRow.created_at)).where(DealRow.pulka_id.in_(ids))
+            .group_by(DealRow.pulka_id))}
+        for row in session.scalars(select(PulkaRow).where(PulkaRow.id.in_(ids))):
+            minutes = _minutes(row, last.get(row.id))
+            seats = tuple(seat.player_id for seat in row.seats)
+            record = _frozen(row, (), Result.read(row.result), minutes) if row.result is not None else None
+            self._rows[row.id] = _Kept(row.version, row.uid, row.name, seats, record, minutes)
+        while len(self._rows) > self._remember_rows:
+            self._rows.popitem(last=False)
 
     def fingerprint(self, account_id: int) -> tuple[Any, ...]:
         """What changes when anything the account's circle is read from changes: one aggregate query."""
