@@ -11,6 +11,7 @@ caller's, given only where JSON is written.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -531,8 +532,7 @@ class Rivals(Generic[Key]):
 
 def rivals(stats: PlayerStats[Key], lines: Sequence[PulkaLine[Key]], floor: int) -> Rivals[Key]:
     above = [h for h in stats.head_to_head if h.pulkas >= floor]
-    beaten = {h.opponent: sum(1 for line in lines if h.opponent in line.record.players
-                              and line.against(h.opponent) < 0) for h in above}
+    beaten = Counter(other for line in lines for other in line.record.players if line.against(other) < 0)
     worst = max(above, key=lambda h: (beaten[h.opponent], h.pulkas), default=None)  # ties: the first listed
     if worst is None or beaten[worst.opponent] == 0:
         return Rivals(above[0] if above else None, None, 0, 0)

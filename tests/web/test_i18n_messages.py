@@ -140,11 +140,11 @@ def test_the_csv_and_the_drawing_speak_russian(client):
     uid = create(client, PLAYERS)
     client.post(f"/api/v1/pulkas/{uid}/deals", json={"type": "raspasy", "tricks": {"Анна": 2, "Борис": 3,
                                                                                     "Вера": 5}})
-    rows = list(csv.reader(io.StringIO(text(client.get(f"/p/{uid}/protocol.csv", headers=RU)))))
+    rows = list(csv.reader(io.StringIO(text(client.get(f"/p/{uid}/protocol.csv", headers=RU)).lstrip("\ufeff"))))
     assert rows[0] == ["сдача", "сдающий", "тип", "разыгрывающий", "игра", "вист", "в светлую", "взятки", "игрок",
                        "графа", "на кого", "очки", "причина"]
     assert rows[1][2] == "распасы" and rows[1][9] == "гора"
-    english = list(csv.reader(io.StringIO(text(client.get(f"/p/{uid}/protocol.csv")))))
+    english = list(csv.reader(io.StringIO(text(client.get(f"/p/{uid}/protocol.csv")).lstrip("\ufeff"))))
     assert english[0][:3] == ["deal", "dealer", "type"] and english[1][2] == "raspasy"
     sheet = text(client.get(f"/p/{uid}", headers=RU))
     assert 'aria-label="Лист пули: Анна, Борис, Вера"' in sheet

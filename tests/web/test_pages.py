@@ -535,7 +535,9 @@ def test_export_import_and_csv(app, client):
                            content_type="multipart/form-data")
     assert client.get(f"/api/v1/pulkas/{response.headers['Location'].rsplit('/', 1)[1]}").json["name"] == "friday"
 
-    csv = client.get(f"/p/{pulka_id}/protocol.csv").get_data(as_text=True).splitlines()
+    data = client.get(f"/p/{pulka_id}/protocol.csv").get_data()
+    assert data.startswith(b"\xef\xbb\xbf")  # the byte order mark: a spreadsheet reads it as UTF-8
+    csv = data.decode("utf-8-sig").splitlines()
     assert csv[0] == "deal,dealer,type,declarer,contract,whist,open,tricks,player,column,on,points,reason"
     assert "2,B,game,B,8D,C:whist A:whist,,B:6 A:3 C:1,B,gora,,12,B is remiz by 2 on 8♦: gora 2 × 6" in csv
     assert csv[-1].startswith("10,A,game,B,9NT,C:pass A:pass,,,B,gora,,-1,")

@@ -16,7 +16,7 @@ from ..edge import i18n
 from ..edge.access import actor, me
 from ..edge.context import store
 from ..edge.idempotency import idempotent, went, write
-from ..edge.presenting import download
+from ..edge.presenting import csv_download
 from ..edge.security import remember_choice
 from ..services import ledger as ledger_service
 from ..views.ledger import csv_text, page
@@ -41,7 +41,7 @@ def ledger() -> ResponseReturnValue:
 def ledger_csv() -> ResponseReturnValue:
     book = ledger_service.ledger(store().ledger, me(), request.args.get("currency"))
     name = f"ledger-{book.currency or 'money'}.csv".encode("ascii", "replace").decode().replace("?", "_")
-    return download("\ufeff" + csv_text(book), "text/csv", name)
+    return csv_download(csv_text(book), name)
 
 
 @bp.post("/ledger")

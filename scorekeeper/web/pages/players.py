@@ -15,7 +15,7 @@ from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import me
 from ..edge.context import store
-from ..edge.presenting import download, gate
+from ..edge.presenting import csv_download, download, gate
 from ..services import players as player_service
 from ..views.players import charts, csv_rows, deal_csv, every_seat, pair_charts, rows
 from .blueprint import bp
@@ -44,23 +44,21 @@ def players_csv() -> ResponseReturnValue:
     """Every counted pulka of the circle, a row for each of its players."""
     f = _filter()
     circle = player_service.circle(store().players, me(), f)
-    return download("\ufeff" + csv_rows(every_seat(circle.records, f), circle.name_of, circle.titles), "text/csv",
-                    "players.csv")
+    return csv_download(csv_rows(every_seat(circle.records, f), circle.name_of, circle.titles), "players.csv")
 
 
 @bp.get("/players/<player>.csv")
 def player_csv(player: str) -> ResponseReturnValue:
     """The player's counted pulkas, a row each."""
     circle, page = player_service.of_player(store().players, me(), player, _filter())
-    return download("\ufeff" + csv_rows(page.lines, circle.name_of, circle.titles), "text/csv", "player.csv")
+    return csv_download(csv_rows(page.lines, circle.name_of, circle.titles), "player.csv")
 
 
 @bp.get("/players/<player>/deals.csv")
 def player_deals_csv(player: str) -> ResponseReturnValue:
     """His deals in the counted pulkas, a row each: role, what it was, the whists it moved."""
     circle, page = player_service.of_player(store().players, me(), player, _filter())
-    return download("\ufeff" + deal_csv(player_service.deals_of(store().pulkas, page), circle.name_of), "text/csv",
-                    "deals.csv")
+    return csv_download(deal_csv(player_service.deals_of(store().pulkas, page), circle.name_of), "deals.csv")
 
 
 @bp.get("/players/<player>.pdf")

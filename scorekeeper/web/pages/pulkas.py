@@ -28,7 +28,7 @@ from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ADVANCED, ConfirmForm, ImportForm, PulkaForm, bounds, form_field, text_of
 from ..edge.idempotency import idempotent, new_key, went, write
-from ..edge.presenting import busy_list, download, home_gate, presenter
+from ..edge.presenting import busy_list, csv_download, download, home_gate, presenter
 from ..edge.security import remember_choice
 from ..services import ledger as ledger_service
 from ..services import pulkas as pulka_service
@@ -237,7 +237,7 @@ def pdf(uid: str) -> ResponseReturnValue:
 @bp.get("/p/<uid>/protocol.csv")
 def protocol(uid: str) -> ResponseReturnValue:
     view = presenter(pulka_service.get_pulka(store().pulkas, uid))
-    return download(view.csv, "text/csv", view.filename("csv"))
+    return csv_download(view.csv, view.filename("csv"))
 
 
 @bp.route("/import", methods=["GET", "POST"])
