@@ -109,3 +109,22 @@ def test_a_paper_sheet_settled_kept_and_continued(table):
     settled = page.request.get(f"{base}/api/v1/pulkas/{uid}/settlement").json()
     assert [round(p["net"], 2) for p in settled["players"]] == list(expected["settlement"]["balance"].values())
     shot(page, language, "paper-continued")
+
+
+def test_a_table_of_four_fits_a_phone(table):
+    language, words, base, page = table
+    page.goto(f"{base}/paper")
+    grid = page.locator("table.paper-grid")
+    expect(grid.locator("tbody tr:visible")).to_have_count(3)  # no fourth seat until it has a name
+    names = (*words["names"], "Григорий" if language == "ru" else "Gregory")
+    for seat, name in enumerate(names):
+        page.fill(f"input[name=player_{seat}]", name)
+    expect(grid.locator("tbody tr:visible th")).to_have_text(list(names))
+    page.fill("input[name=whists_0_1]", "1170")
+    cell = page.locator("input[name=whists_0_1]")
+    widths = cell.evaluate("input => [input.scrollWidth, input.clientWidth]")
+    assert widths[0] <= widths[1], widths  # four digits shown whole
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the page never scrolls sideways
+    box = grid.bounding_box()
+    assert box["x"] + box["width"] <= 390
+    shot(page, language, "paper-four")
