@@ -42,6 +42,9 @@ def _decimals(value: Decimal | float, places: int, language: str) -> str:
 
 def points(value: int | Fraction, language: str = "en") -> str:
     """4, −1, 2½, 53⅓: the way a player writes it."""
+    if value.denominator == 1:  # nearly every number on a sheet: no Fraction arithmetic for it
+        whole = int(value.numerator)
+        return f"{MINUS}{-whole}" if whole < 0 else str(whole)
     value = Fraction(value)
     sign = MINUS if value < 0 else ""
     whole, part = divmod(abs(value), 1)
