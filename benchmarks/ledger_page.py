@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import tempfile
 import time
 from decimal import Decimal
 from pathlib import Path
@@ -21,9 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.generate import long_pulka  # noqa: E402
-from benchmarks.players import timed  # noqa: E402
+from benchmarks.players import club_app, timed  # noqa: E402
 from scorekeeper.engine import Payment, settle_up  # noqa: E402
-from scorekeeper.web import create_app  # noqa: E402
 from scorekeeper.web.domain.pulkas import Settings  # noqa: E402
 from scorekeeper.web.services import pulkas as pulka_service  # noqa: E402
 
@@ -36,15 +34,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--url", help="a database URL (default: a new SQLite file)")
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp())
-    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": args.url or f"sqlite:///{folder / 'club.sqlite'}"},
-                     instance_path=str(folder / "instance"))
-    client = app.test_client()
-    client.post("/api/v1/accounts", json={"username": "club", "password": "a long password"})
-    token = client.post("/api/v1/tokens", json={"username": "club", "password": "a long password"}).json["token"]
-    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
-    store = app.extensions["scorekeeper"]
-    owner = store.accounts.account(username="club").id
+    client, store, owner = club_app(args.url)
     names = [f"Игрок {i + 1}" for i in range(args.players)]
     rng = random.Random(7)
     start = time.perf_counter()

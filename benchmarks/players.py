@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -41,6 +42,20 @@ def timed(call, repeat: int) -> tuple[float, float, float]:
     return cold, statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.95))]
 
 
+def club_app(url: str | None) -> tuple[Any, Any, int]:
+    """The app on `url` (default: a new SQLite file) with one account, the club's: a test client that is that
+    account (its bearer token), the store, and the account's id."""
+    folder = Path(tempfile.mkdtemp())
+    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": url or f"sqlite:///{folder / 'club.sqlite'}"},
+                     instance_path=str(folder / "instance"))
+    client = app.test_client()
+    client.post("/api/v1/accounts", json={"username": "club", "password": "a long password"})
+    token = client.post("/api/v1/tokens", json={"username": "club", "password": "a long password"}).json["token"]
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    store = app.extensions["scorekeeper"]
+    return client, store, store.accounts.account(username="club").id
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pulkas", type=int, default=500)
@@ -49,15 +64,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--url", help="a database URL (default: a new SQLite file)")
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp())
-    app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": args.url or f"sqlite:///{folder / 'club.sqlite'}"},
-                     instance_path=str(folder / "instance"))
-    client = app.test_client()
-    client.post("/api/v1/accounts", json={"username": "club", "password": "a long password"})
-    token = client.post("/api/v1/tokens", json={"username": "club", "password": "a long password"}).json["token"]
-    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
-    store = app.extensions["scorekeeper"]
-    owner = store.accounts.account(username="club").id
+    client, store, owner = club_app(args.url)
     names = [f"Игрок {i + 1}" for i in range(args.players)]
     rng = random.Random(7)
 
