@@ -3,6 +3,7 @@ frozen pulka's stored result, never a replay), renaming and merging his own play
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -55,6 +56,7 @@ class PlayerStore:
         # result is the same in every circle it is in, and only a write (a new version) changes it.
         self._rows: OrderedDict[int, _Kept] = OrderedDict()
         self._remember_rows = remember_rows
+        self._lock = threading.Lock()  # the server's threads share both (one's eviction under another's lookup)
 
     def records(self, account_id: int, unfinished: bool = False) -> Circle:
         """The players of the pulkas the account may read (its own, and those of tables shared with it), each
@@ -64,14 +66,16 @@ class PlayerStore:
         opened or revoked change the counts): one aggregate query otherwise."""
         key = (account_id, unfinished)
         fingerprint = self.fingerprint(account_id)
-        known = self._known.get(key)
-        if known is not None and known[0] == fingerprint:
-            self._known.move_to_end(key)
-            return known[1]
+        with self._lock:
+            known = self._known.get(key)
+            if known is not None and known[0] == fingerprint:
+                self._known.move_to_end(key)
+                return known[1]
         circle = self._read(account_id, unfinished)
-        self._known[key] = (fingerprint, circle)
-        while len(self._known) > self._remember:
-            self._known.popitem(last=False)
+        with self._lock:
+            self._known[key] = (fingerprint, circle)
+            while len(self._known) > self._remember:
+                self._known.popitem(last=False)
         return circle
 
     def _read(self, account_id: int, unfinished: bool) -> Circle:
@@ -98,11 +102,12 @@ class PlayerStore:
         return tuple(players.values()), tuple(records), {k.uid: k.name for k in kept}
 
     def _kept(self, pulka_id: int, version: int) -> _Kept | None:
-        kept = self._rows.get(pulka_id)
-        if kept is None or kept.version != version:
-            return None
-        self._rows.move_to_end(pulka_id)
-        return kept
+        with self._lock:
+            kept = self._rows.get(pulka_id)
+            if kept is None or kept.version != version:
+                return None
+            self._rows.move_to_end(pulka_id)
+            return kept
 
     def _keep(self, session: Session, ids: list[int]) -> None:
         last: dict[int, datetime] = {pulka: at for pulka, at in session.execute(
@@ -112,9 +117,11 @@ class PlayerStore:
             minutes = _minutes(row, last.get(row.id))
             seats = tuple(seat.player_id for seat in row.seats)
             record = _frozen(row, (), Result.read(row.result), minutes) if row.result is not None else None
-            self._rows[row.id] = _Kept(row.version, row.uid, row.name, seats, record, minutes)
-        while len(self._rows) > self._remember_rows:
-            self._rows.popitem(last=False)
+            with self._lock:
+                self._rows[row.id] = _Kept(row.version, row.uid, row.name, seats, record, minutes)
+        with self._lock:
+            while len(self._rows) > self._remember_rows:
+                self._rows.popitem(last=False)
 
     def fingerprint(self, account_id: int) -> tuple[Any, ...]:
         """What changes when anything the account's circle is read from changes: one aggregate query."""
