@@ -60,9 +60,10 @@ class JSONProvider(DefaultJSONProvider):
 def check_text() -> None:
     """Every name and value of the path, the query and a form, every uploaded file's name and the bearer token,
     as text a database here may store (domain.unstorable); refused before anything is looked up with it."""
+    form = request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data")  # else none is parsed
     values = chain((request.view_args or {}).items(), request.args.items(multi=True),
-                   request.form.items(multi=True),
-                   ((name, upload.filename or "") for name, upload in request.files.items(multi=True)),
+                   request.form.items(multi=True) if form else (),
+                   ((name, upload.filename or "") for name, upload in request.files.items(multi=True)) if form else (),
                    [("Authorization", request.headers.get("Authorization", ""))])
     for name, value in values:
         if unstorable(name or ""):  # a multipart part may come without a name

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, current_app, request
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.wrappers import Response as BaseResponse  # a redirect is one
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -46,8 +47,18 @@ def database_refused(error: SQLAlchemyError) -> errors.Reply:
 class SessionInterface(SecureCookieSessionInterface):
     """The session cookie is marked Secure whenever the page came over HTTPS (behind a proxy too)."""
 
+    _signing: tuple[object, URLSafeTimedSerializer | None] | None = None
+
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or request.is_secure
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        # Made once for the keys it signs with, not on every request: a watching phone asks every two seconds.
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        made = self._signing
+        if made is None or made[0] != keys:
+            made = self._signing = (keys, super().get_signing_serializer(app))
+        return made[1]
 
 
 PREFERENCE_AGE = 365 * 24 * 3600
