@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from . import sheetfile
-from .engine import Code, Problem, Replay, Sheet, settle
+from .engine import Code, Problem, Replay, Sheet, Text, settle
 from .pulyafile import FileError, Pulka, loads, replay_for_result, write_result
 from .sheetfile import PaperSheet
 from .settled import settled
-from .words import literal
+from .words import Msg, literal
 
 if TYPE_CHECKING:  # the web's libraries load only when a command needs them
     from .web.store.accounts import AccountStore
@@ -38,55 +38,87 @@ def _one_line(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def format_result(pulka: Pulka, replayed: Replay) -> str:
+PULKA_HEAD = Msg("Pulka of {players}: {preset} rules, pulya {size}, whist price {price}, {count} deal",
+                 "Pulka of {players}: {preset} rules, pulya {size}, whist price {price}, {count} deals", "count")
+PAPER_HEAD = Msg("Paper sheet of {players}: {preset} rules, a pulya point {pulya} whists, a gora point {gora} whists, "
+                 "whist price {price}")
+FINISHED = Msg("The pulka is finished.")
+NOT_FINISHED = Msg("The pulka is not finished; next to deal: {player}.")
+COLUMNS = (Msg("pulya"), Msg("gora"), Msg("whists on"))
+LANG_HELP = "the language of the text for people: en or ru (default: the environment's, LANG and the like)"
+
+
+def language_wanted(asked: str | None) -> str:
+    """`--lang`, else the environment's as gettext reads it; English for a language the app does not speak."""
+    from .i18n_engine import catalog_path, language_of
+
+    wanted = asked or next((os.environ[name] for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+                            if os.environ.get(name)), "")
+    language = language_of(wanted.split(":")[0])
+    return language if catalog_path(language).is_file() else "en"
+
+
+def format_result(pulka: Pulka, replayed: Replay, language: str = "en") -> str:
     """The replay result for people: the sheet, the balances, who pays whom."""
-    from .render.text import decimal, signed  # the renderers (and Babel) only for this: not for --json
+    from .i18n_engine import writer
+    from .render.steps import BALANCE_HEAD, NOBODY, PAYS
+    from .render.text import PRESET_TITLES, amount, decimal, signed  # the renderers (and Babel): not for --json
+
     names, rules, sheet = pulka.players, pulka.rules, replayed.sheet
+    say = writer(names, language)
     settlement = settled(names, sheet, rules, pulka.settle(replayed))
     width = max(8, *(len(name) for name in names)) + 2
     lines = [
-        f"Pulka of {', '.join(names)}: {rules.preset} rules, pulya {rules.pulya_size}, "
-        f"whist price {decimal(rules.whist_price)}, {len(replayed.results)} deals",
+        say(PULKA_HEAD(players=", ".join(names), preset=PRESET_TITLES[rules.preset], size=rules.pulya_size,
+                       price=decimal(rules.whist_price, language), count=len(replayed.results))),
         "",
-        *_sheet_lines(names, sheet),
+        *_sheet_lines(names, sheet, say, language),
+        "",
+        say(FINISHED if sheet.finished else NOT_FINISHED(player=names[sheet.dealer])),
+        "",
+        say(BALANCE_HEAD),
     ]
-    state = "finished" if sheet.finished else f"not finished; next to deal: {names[sheet.dealer]}"
-    lines += ["", f"The pulka is {state}.", "", "Balance (whists, money):"]
     for row in settlement.standings:
-        lines.append(f"  {row.name.ljust(width)}{signed(row.balance).rjust(10)}{signed(row.money).rjust(12)}")
+        lines.append(f"  {row.name.ljust(width)}{signed(row.balance, language).rjust(10)}"
+                     f"{signed(row.money, language).rjust(12)}")
     lines.append("")
-    if settlement.payments:
-        lines += [f"  {p.payer} pays {p.payee} {p.amount:.2f}" for p in settlement.payments]
-    else:
-        lines.append("  Nobody owes anybody.")
+    lines += ["  " + say(PAYS(payer=p.payer, payee=p.payee, amount=amount(p.amount, language=language)))
+              for p in settlement.payments] or ["  " + say(NOBODY)]
     return "\n".join(lines)
 
 
-def _sheet_lines(names: tuple[str, ...], sheet: Sheet) -> list[str]:
+def _sheet_lines(names: tuple[str, ...], sheet: Sheet, say: Callable[[Text], str], language: str) -> list[str]:
     """The sheet's totals as a table: pulya, gora, and the whists each wrote on each."""
     from .render.text import points
 
+    pulya, gora, whists_on = (say(column) for column in COLUMNS)
     width = max(8, *(len(name) for name in names)) + 2
-    lines = ["".ljust(width) + "pulya".rjust(7) + "gora".rjust(7) + "   whists on " + "".join(p.rjust(width) for p in names)]
+    gap = "   " + whists_on.ljust(9)
+    lines = ["".ljust(width) + pulya.rjust(7) + gora.rjust(7) + gap + "".join(p.rjust(width) for p in names)]
     for i, name in enumerate(names):
-        whists = "".join(("—" if j == i else points(sheet.whists[i][j])).rjust(width) for j in range(len(names)))
-        lines.append(name.ljust(width) + points(sheet.pulya[i]).rjust(7) + points(sheet.gora[i]).rjust(7)
-                     + "            " + whists)
+        whists = "".join(("—" if j == i else points(sheet.whists[i][j], language)).rjust(width)
+                         for j in range(len(names)))
+        lines.append(name.ljust(width) + points(sheet.pulya[i], language).rjust(7)
+                     + points(sheet.gora[i], language).rjust(7) + " " * len(gap) + whists)
     return lines
 
 
-def format_paper(paper: PaperSheet) -> str:
+def format_paper(paper: PaperSheet, language: str = "en") -> str:
     """A paper sheet's settlement for people: the sheet, then the steps a table checks by hand."""
+    from .i18n_engine import writer
     from .render.steps import for_people
-    from .render.text import decimal
+    from .render.text import PRESET_TITLES, decimal, points
 
     rules, sheet = paper.rules, paper.sheet
+    say = writer(paper.players, language)
     settlement = settle(sheet, rules)
-    head = [f"Paper sheet of {', '.join(paper.players)}: {rules.preset} rules, a pulya point "
-            f"{rules.pulya_point_whists} whists, a gora point {rules.gora_point_whists} whists, "
-            f"whist price {decimal(rules.whist_price)}", "", *_sheet_lines(paper.players, sheet), ""]
+    head = [say(PAPER_HEAD(players=", ".join(paper.players), preset=PRESET_TITLES[rules.preset],
+                           pulya=points(rules.pulya_point_whists, language),
+                           gora=points(rules.gora_point_whists, language),
+                           price=decimal(rules.whist_price, language))),
+            "", *_sheet_lines(paper.players, sheet, say, language), ""]
     s = settled(paper.players, sheet, rules, settlement)
-    return "\n".join(head + for_people(paper.players, sheet, rules, settlement, s, paper.currency or ""))
+    return "\n".join(head + for_people(paper.players, sheet, rules, settlement, s, paper.currency or "", language))
 
 
 @contextmanager
@@ -124,7 +156,8 @@ def settle_command(args: argparse.Namespace) -> int:
         paper = sheetfile.loads(_read_file(args.file))
     except FileError as error:
         return _refused(error, args.json)
-    print(json.dumps(sheetfile.result_json(paper), ensure_ascii=False) if args.json else format_paper(paper))
+    print(json.dumps(sheetfile.result_json(paper), ensure_ascii=False) if args.json
+          else format_paper(paper, language_wanted(args.lang)))
     return 0
 
 
@@ -140,7 +173,7 @@ def replay_command(args: argparse.Namespace) -> int:
             write_result(pulka, replayed, sys.stdout)
         print()
     else:
-        print(format_result(pulka, replayed))
+        print(format_result(pulka, replayed, language_wanted(args.lang)))
     return 0
 
 
@@ -312,10 +345,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="score a pulka file (pulya/1) and settle it")
     replay.add_argument("file", help="the pulka file, or - for standard input")
     replay.add_argument("--json", action="store_true", help="print the pulya-result/1 object")
+    replay.add_argument("--lang", help=LANG_HELP)
     replay.set_defaults(run=replay_command)
     paper = commands.add_parser("settle", help="settle a paper sheet's totals (pulya-sheet/1)")
     paper.add_argument("file", help="the sheet file, or - for standard input")
     paper.add_argument("--json", action="store_true", help="print the pulya-result/1 object")
+    paper.add_argument("--lang", help=LANG_HELP)
     paper.set_defaults(run=settle_command)
 
     serve = commands.add_parser("serve", help="run the web app (waitress); the database is created or upgraded first")

@@ -26,7 +26,7 @@ import functools
 import gettext
 import io
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -82,6 +82,12 @@ def catalog(locale: str) -> gettext.NullTranslations:
         both = gettext.GNUTranslations(mo)
     both.add_fallback(engine)
     return both
+
+
+def writer(names: Sequence[str], locale: str) -> Callable[[Text], str]:
+    """What writes a text of the app (the web's or the engine's) with the players' names in `locale`'s language."""
+    both = catalog(locale)
+    return lambda text: text.render(names, both.gettext, both.ngettext)
 
 
 def render(text: Text, names: Sequence[str], locale: str) -> str:

@@ -129,6 +129,34 @@ def test_settle_tells_the_steps_as_paper_does(tmp_path):
     assert "Вера pays Аня 227.50." in out and "Борис pays Аня 61.50." in out
 
 
+def test_settle_speaks_russian_when_asked_or_when_the_locale_is_russian(tmp_path, monkeypatch):
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps(PAPER, ensure_ascii=False), encoding="utf-8")
+    asked = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "settle", str(path), "--lang", "ru"],
+                           capture_output=True, timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    out = asked.stdout.decode("utf-8")
+    assert asked.returncode == 0, asked.stderr
+    assert "Амнистия: наименьшая гора, 42, списывается со всех гор." in out
+    assert "Борис: в горе 54, каждый из остальных пишет висты: 180 (54 × 10 ÷ 3)." in out
+    assert "Аня–Борис: 350 − 64 = 286; за пулю +20: 306." in out
+    assert "Аня: в вистах +578, в деньгах +289,00." in out  # a decimal comma
+    assert "Вера → Аня: 227,50." in out and "Кто кому платит:" in out
+    monkeypatch.setenv("LANGUAGE", "")
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    from_locale = subprocess.run([sys.executable, "-m", "scorekeeper.cli", "settle", str(path)],
+                                 capture_output=True, timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert from_locale.stdout == asked.stdout
+
+
+def test_replay_speaks_russian_and_an_unknown_language_is_english(capsys):
+    assert cli.main(["replay", str(EXAMPLES), "--lang", "ru"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Пулька: A, B, C. Правила: Сочи, пуля 10, цена виста 0,5; 10 сдач\n")
+    assert "Пулька расписана." in out and "B → A: 107,33." in out
+    assert cli.main(["replay", str(EXAMPLES), "--lang", "xx"]) == 0
+    assert "B pays A 107.33." in capsys.readouterr().out
+
+
 def test_settle_json_is_the_result_object(capsys):
     import io
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .. import i18n_engine
 from ..engine import Points, Rules, Settlement, Sheet, Text, pairs
 from ..engine.texts import SEATS, Value
 from ..settled import Settled
@@ -71,24 +72,26 @@ def steps(sheet: Sheet, rules: Rules, settlement: Settlement, s: Settled, curren
     )
 
 
-def said(texts: Sequence[Text], names: Sequence[str]) -> list[str]:
-    """In English: the command line's."""
-    return [text.text(names) for text in texts]
+GORA_HEAD = Msg("The gora in whists:")
+PAIRS_HEAD = Msg("Pair by pair:")
+TABLE_HEAD = Msg("What the row wins from the column, in whists:")
+BALANCE_HEAD = Msg("Balance (whists, money):")
+PAYS_HEAD = Msg("Who pays whom:")
 
 
 def for_people(players: Sequence[str], sheet: Sheet, rules: Rules, settlement: Settlement, s: Settled,
-               currency: str = "") -> list[str]:
-    """The settlement as `scorekeeper settle` prints it, in English: the paper's steps and their result."""
-    told = steps(sheet, rules, settlement, s, currency)
+               currency: str = "", language: str = "en") -> list[str]:
+    """The settlement as `scorekeeper settle` prints it: the paper's steps and their result."""
+    say = i18n_engine.writer(players, language)
+
+    def part(head: Text, texts: Sequence[Text]) -> list[str]:
+        return ["", say(head), *("  " + say(text) for text in texts)]
+
+    told = steps(sheet, rules, settlement, s, currency, language)
     width = max(8, *(len(name) for name in players)) + 2
-    table = ["".ljust(width) + "".join(name.rjust(width) for name in players)]
+    table = [say(TABLE_HEAD), "  " + "".ljust(width) + "".join(name.rjust(width) for name in players)]
     for i, name in enumerate(players):
-        table.append(name.ljust(width) + "".join(("—" if i == j else signed(s.pairwise[i][j])).rjust(width)
-                                                 for j in range(len(players))))
-    return [
-        said([told.amnesty], players)[0], "", "The gora in whists:", *("  " + t for t in said(told.gora, players)),
-        "", "Pair by pair:", *("  " + t for t in said(told.pairs, players)),
-        "", "What the row wins from the column, in whists:", *("  " + line for line in table),
-        "", "Balance (whists, money):", *("  " + t for t in said(told.balances, players)),
-        "", "Who pays whom:", *("  " + t for t in said(told.payments, players)),
-    ]
+        table.append("  " + name.ljust(width) + "".join(
+            ("—" if i == j else signed(s.pairwise[i][j], language)).rjust(width) for j in range(len(players))))
+    return [say(told.amnesty), *part(GORA_HEAD, told.gora), *part(PAIRS_HEAD, told.pairs), "", *table,
+            *part(BALANCE_HEAD, told.balances), *part(PAYS_HEAD, told.payments)]
