@@ -108,10 +108,10 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
     what the players owed each other from earlier evenings (the ledger's lines), and `together` the payments
     settling it with this pulka."""
     names = tuple(players)
-    catalog = i18n_engine.catalog(language)
+    written = i18n_engine.writer(names, language)
 
     def say(text: Text) -> str:
-        return unbroken(text.render(names, catalog.gettext, catalog.ngettext))
+        return unbroken(written(text))
 
     def points_(value: Points) -> str:
         return points(value, language)

@@ -411,8 +411,7 @@ SHEET_LABEL = Msg("Pulya sheet: {players}")
 
 def _label(players: Sequence[str], language: str) -> str:
     """What the drawing is, for a screen reader: «Лист пули: Анна, Борис, Вера»."""
-    catalog = i18n_engine.catalog(language)
-    return SHEET_LABEL(players=", ".join(players)).render(players, catalog.gettext, catalog.ngettext)
+    return i18n_engine.writer(players, language)(SHEET_LABEL(players=", ".join(players)))
 
 
 def _words(text: str) -> list[str]:

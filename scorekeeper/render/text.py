@@ -109,11 +109,7 @@ def _split_not_asked(deal: Deal, rules: Rules) -> bool:
 
 def rule_value(parameter: Parameter, value: object, language: str = "en") -> str:
     """A rule's value as players say it: «да», «вистующий пишет за обоих», 6, 7, 0,5; never a code."""
-    catalog = i18n_engine.catalog(language)
-
-    def say(text: Text) -> str:
-        return text.render((), catalog.gettext, catalog.ngettext)
-
+    say = i18n_engine.writer((), language)
     if parameter.kind is Kind.BOOL:
         return say(YES if value else NO)
     if isinstance(value, StrEnum):
@@ -129,8 +125,8 @@ def rule_value(parameter: Parameter, value: object, language: str = "en") -> str
 
 def rules_in_words(rules: Rules, language: str = "en", only: Sequence[str] | None = None) -> list[tuple[str, str]]:
     """Each rule (or each of `only`) as (its title, its value) in `language`."""
-    catalog = i18n_engine.catalog(language)
-    return [(p.title.render((), catalog.gettext, catalog.ngettext) if p.title else p.name,
+    say = i18n_engine.writer((), language)
+    return [(say(p.title) if p.title else p.name,
              rule_value(p, getattr(rules, p.name), language))
             for p in PARAMETERS if only is None or p.name in only]
 
@@ -139,11 +135,7 @@ def describe(deal: Deal, names: Sequence[str], k: int = 0, language: str = "en",
     """One line of the protocol: "B 8♦: C whist, A whist; tricks B 6, A 3, C 1" (in `language`: «B 8♦: C
     вист, A вист; взятки B 6, A 3, C 1»). Under `rules` where a lone whister's split is not asked, the
     defence's tricks are said as one count: "tricks B 6, defenders 4"."""
-    catalog = i18n_engine.catalog(language)
-
-    def say(text: Text) -> str:
-        return text.render(names, catalog.gettext, catalog.ngettext)
-
+    say = i18n_engine.writer(names, language)
     counts = dict(deal.tricks or {})
     if rules is not None and _split_not_asked(deal, rules) and deal.declarer in counts:
         taken = counts.pop(deal.declarer)

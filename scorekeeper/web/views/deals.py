@@ -23,8 +23,7 @@ IN_COLUMN = {Column.PULYA: Msg("{player}: pulya {points}"), Column.GORA: Msg("{p
 
 def say(text: Text, names: Sequence[str], language: str) -> str:
     """A text (the web's or the engine's) in `language`."""
-    catalog = i18n_engine.catalog(language)
-    return text.render(names, catalog.gettext, catalog.ngettext)
+    return i18n_engine.writer(names, language)(text)
 
 
 def entry_view(entry: Entry, names: Sequence[str], language: str) -> dict[str, Any]:

@@ -38,7 +38,7 @@ def protocol_csv(protocol: Sequence[dict[str, Any]], names: Sequence[str], langu
     """The protocol (deal views), one line per entry, its words in `language`."""
     out = io.StringIO()
     writer = csv.writer(out)
-    catalog = i18n_engine.catalog(language)
+    say = i18n_engine.writer(names, language)
 
     def number(value: object) -> object:
         """A point as a spreadsheet in the language reads it: 2.5, or 2,5 in Russian."""
@@ -47,10 +47,10 @@ def protocol_csv(protocol: Sequence[dict[str, Any]], names: Sequence[str], langu
 
     def word(value: str) -> str:
         found = CSV_WORDS.get(value)
-        return found.render(names, catalog.gettext, catalog.ngettext) if found else value
+        return say(found) if found else value
 
-    writer.writerow([column.render(names, catalog.gettext, catalog.ngettext) for column in CSV_COLUMNS])
-    opened = Msg("open").render(names, catalog.gettext, catalog.ngettext)
+    writer.writerow([say(column) for column in CSV_COLUMNS])
+    opened = say(Msg("open"))
     for view in protocol:
         deal = view["deal"]
         head = [view["n"], view["dealer"], word(deal["type"]), deal.get("declarer", ""), deal.get("contract", ""),
