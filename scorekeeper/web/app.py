@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..resources import STATIC_DIR, TEMPLATES_DIR
@@ -34,6 +36,25 @@ SESSION_DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
 }
+
+
+class CompiledTemplates(BytecodeCache):
+    """The templates' compiled code, kept for the process: every app of it loads the same templates with the
+    same options, so a template is compiled once per process rather than once per app (the tests make an
+    app for each test; a server makes one). Jinja checks the source's checksum before it uses the code."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if (code := self._code.get(bucket.key)) is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledTemplates()
 
 
 def size(text: str) -> int:
@@ -145,6 +166,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     inputs.init(app)  # first: its check runs before the access check looks anything up
     access.init(app)
     i18n.init(app)
+    app.jinja_env.bytecode_cache = COMPILED
     security.init(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
