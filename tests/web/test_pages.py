@@ -642,3 +642,18 @@ def test_the_list_groups_a_days_pulkas_as_one_evening_in_russian(client):
     page = text(client.get("/", headers={"Accept-Language": "ru"}))
     assert len(re.findall(r"Вечер \d{1,2} (?:января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|"
                           r"ноября|декабря) \d{4}", page)) == 1  # the month in the genitive, one heading for both
+
+
+def test_every_page_heads_with_the_callers_own_links(client):
+    """The header names the account on every page it can open: a page's own name (a macro, a variable) never
+    takes the place of base.html's `who` (the deal form's macro once did, and showed «<Macro 'who'>»)."""
+    uid = sochi(client, 3)
+    pages = ["/", "/new", "/import", "/paper", "/players", "/ledger", "/account", "/admin", f"/p/{uid}",
+             f"/p/{uid}/deal", f"/p/{uid}/history", f"/p/{uid}/settlement", f"/p/{uid}/settings",
+             f"/p/{uid}/shares", f"/p/{uid}/deals/1/edit", f"/p/{uid}/deals/3/delete", f"/p/{uid}/close",
+             f"/p/{uid}/remove"]
+    for path in pages:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        head = re.search(r'<span class="who">(.*?)</span>', response.get_data(as_text=True), re.S)
+        assert head and 'href="/ledger"' in head.group(1) and ">owner</a>" in head.group(1), path
