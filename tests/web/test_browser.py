@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import shutil
 import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 
 import pytest
 from playwright.sync_api import expect
@@ -17,16 +19,29 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def live(tmp_path):
-    from waitress import create_server
+@contextmanager
+def serving(app) -> Iterator[str]:
+    """`app` on waitress in a thread of this process, at the address yielded."""
+    from waitress import create_server, wasyncore
 
-    app = make_app(f"sqlite:///{tmp_path / 'browser.sqlite'}", tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    yield app, f"http://127.0.0.1:{server.effective_port}", signed_in(app)
-    server.close()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        # Closed by the loop's own thread (woken by its trigger), which then ends: closed from here, the
+        # sockets could go while that thread still waits on them in select() (EBADF in the thread).
+        server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))
+        thread.join(10)
+        server.task_dispatcher.shutdown()
+
+
+@pytest.fixture
+def live(tmp_path):
+    app = make_app(f"sqlite:///{tmp_path / 'browser.sqlite'}", tmp_path, WTF_CSRF_ENABLED=True, TESTING=False)
+    with serving(app) as base:
+        yield app, base, signed_in(app)
     app.extensions["scorekeeper"].db.engine.dispose()
 
 
@@ -336,14 +351,11 @@ def test_another_site_cannot_write(tmp_path, protected):
     import http.server
     import json as _json
 
-    from waitress import create_server
-
     from .conftest import snapshot
 
     app = make_app(f"sqlite:///{tmp_path / 'csrf.sqlite'}", tmp_path, WTF_CSRF_ENABLED=protected, TESTING=False)
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    threading.Thread(target=server.run, daemon=True).start()
-    base = f"http://127.0.0.1:{server.effective_port}"
+    stack = ExitStack()
+    base = stack.enter_context(serving(app))
     client = signed_in(app)
     uid = create(client, rules={"preset": "sochi", "pulya_size": 100})
     for _ in range(2):
@@ -390,7 +402,7 @@ def test_another_site_cannot_write(tmp_path, protected):
             browser.close()
     finally:
         evil.shutdown()
-        server.close()
+        stack.close()
         app.extensions["scorekeeper"].db.engine.dispose()
     changed = {table for table in before if before[table] != after[table]}
     if protected:
