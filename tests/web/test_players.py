@@ -210,10 +210,13 @@ def test_rival_and_nemesis_wait_for_the_floor(client, club):
 def test_a_name_on_the_sheet_and_the_settlement_leads_to_the_players_page(app, client, club):
     full, ids = club["full"], club["ids"]
     for page in (f"/p/{full}", f"/p/{full}/settlement"):
-        assert f'href="/p/{full}/players/1"' in client.get(page).get_data(as_text=True), page
-    gone = client.get(f"/p/{full}/players/1")
-    assert gone.status_code == 302 and gone.headers["Location"] == f"/players/{ids['B']}"
+        shown = client.get(page).get_data(as_text=True)
+        assert all(f'href="/p/{full}/players/{seat}"' in shown for seat in range(3)), page
+    for seat, name in enumerate("ABC"):  # the first seat too: seats count from 0, ids from 1
+        gone = client.get(f"/p/{full}/players/{seat}")
+        assert gone.status_code == 302 and gone.headers["Location"] == f"/players/{ids[name]}"
     assert client.get(f"/p/{full}/players/3").status_code == 404
+    assert client.get(f"/p/{full}/players/4").status_code == 404
     viewer = app.test_client()  # a link's viewer has no circle: the names stay names
     token = client.post(f"/api/v1/pulkas/{full}/shares", json={"role": "viewer"}).json["token"]
     assert viewer.get(f"/s/{token}").status_code == 302

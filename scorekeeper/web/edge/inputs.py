@@ -42,6 +42,12 @@ class PathNumber(IntegerConverter):
         return number
 
 
+class SeatNumber(IntegerConverter):
+    """A seat in a path, as the engine counts them: 0 to 3 (the first player's is 0, which PathNumber refuses)."""
+
+    regex = "[0-3]"
+
+
 class JSONProvider(DefaultJSONProvider):
     """JSON nested deeper than Python's recursion limit ('[' × 100,000) is malformed JSON like any other
     (a ValueError: request.get_json answers 400, or None when silent), not a RecursionError. Names are
@@ -104,5 +110,6 @@ def version_sent(data: dict[str, Any]) -> int | None:
 def init(app: Flask) -> None:
     """Before the routes are added: the converter is taken when a rule is."""
     app.url_map.converters["int"] = PathNumber
+    app.url_map.converters["seat"] = SeatNumber
     app.json = JSONProvider(app)
     app.before_request(check_text)

@@ -33,7 +33,7 @@ def players() -> ResponseReturnValue:
     return render_template("players/players.html", lines=lines, floor=FLOOR, f=f, query=filter_query(f))
 
 
-@bp.get("/p/<uid>/players/<int:seat>")
+@bp.get("/p/<uid>/players/<seat:seat>")
 def seat_player(uid: str, seat: int) -> ResponseReturnValue:
     """A name on a pulka's pages leads to that player's page (in the caller's circle, merges followed)."""
     return redirect(url_for(".player", player=player_service.seat_player(store().players, me(), uid, seat)))
