@@ -257,3 +257,17 @@ def test_the_outbox_in_russian(client):
                    ["Сохранено на телефоне", "Сервер сейчас недоступен", "Записать следующую сдачу", "К пуле",
                     "К пулькам"],
                    ["Kept on this phone", "Enter the next deal", "The sheet", "To the pulkas"])
+
+
+def test_no_english_word_is_left_on_the_russian_pages(client):
+    """Nothing but the data (the pulka's name, made by the API in English) and the app's own name is in Latin
+    letters: no code or English word of a rule, a choice or a heading (a rule's meaning once named its
+    choices «greedy» and «gentleman» in Russian)."""
+    uid = sochi(client, 3)
+    allowed = {"scorekeeper", "owner", "Pulka", "pulya"}  # the app, the caller, the name, pulya/1 (a file format)
+    for path in ["/", "/new", "/import", "/paper", "/players", "/ledger", "/account", "/admin", f"/p/{uid}",
+                 f"/p/{uid}/deal", f"/p/{uid}/history", f"/p/{uid}/settlement", f"/p/{uid}/settings",
+                 f"/p/{uid}/shares", f"/p/{uid}/deals/1/edit", f"/p/{uid}/close", f"/p/{uid}/remove"]:
+        text = re.sub(r"\{[a-z_]+\}", "", visible(client.get(path, headers=RU)))  # static/js fills these in
+        latin = set(re.findall(r"[A-Za-z]{4,}", text)) - allowed
+        assert latin == set(), (path, latin)
