@@ -21,7 +21,7 @@ def crawl(client, start: str) -> tuple[dict[str, int], dict[str, str]]:
         path = queue.popleft()
         response = client.get(path, follow_redirects=True)
         seen[path] = response.status_code
-        if response.status_code != 200 or not response.mimetype == "text/html":
+        if response.status_code != 200 or response.mimetype != "text/html":
             continue
         for href in HREF.findall(response.get_data(as_text=True)):
             link = urldefrag(href.replace("&amp;", "&")).url
