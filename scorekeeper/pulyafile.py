@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -54,11 +54,13 @@ _DEAL_KINDS = {kind.type.value: kind for kind in (
 
 
 class FileError(ValueError):
-    """The one problem a pulka file is reported for (FORMAT.md §3)."""
+    """The one problem a pulka file is reported for (FORMAT.md §3); `problems`, every one found beside it, for
+    a form that marks each field it has to mend."""
 
-    def __init__(self, problem: Problem, players: tuple[str, ...] = ()):
+    def __init__(self, problem: Problem, players: tuple[str, ...] = (), problems: Sequence[Problem] = ()):
         self.problem = problem
         self.players = players
+        self.problems = tuple(problems) or (problem,)
         super().__init__(self.message)
 
     @property

@@ -63,7 +63,8 @@ def parse(data: object) -> PaperSheet:
         seat = {name: i for i, name in enumerate(players)}
         columns = read_columns(data, seat, problems, down_from=rules.pulya_size if down is True else None)
     if problems or rules is None or columns is None:
-        raise FileError(min(problems, key=lambda p: p.code.rank), players)
+        found = sorted(problems, key=lambda p: p.code.rank)  # stable: §3's order, then the file's
+        raise FileError(found[0], players, found)
     sheet = columns.sheet(len(players), rules)
     started = data.get("started")
     return PaperSheet(players, rules, sheet, data.get("name"), data.get("currency"),

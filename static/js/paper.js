@@ -79,12 +79,14 @@ export function paperForm(form) {
     const body = await response.json();
     out.replaceChildren();
     if (!response.ok) {
-      const problem = document.createElement("p");
-      problem.className = "error";
-      problem.textContent = body.error.message;
-      out.append(problem);
-      const input = form.elements[fieldOf(body.error.field || "", names)];
-      if (input && input.setAttribute) input.setAttribute("aria-invalid", "true");
+      for (const fault of body.problems || [body.error]) {  // every field to mend, not only the first
+        const problem = document.createElement("p");
+        problem.className = "error";
+        problem.textContent = fault.message;
+        out.append(problem);
+        const input = form.elements[fieldOf(fault.field || "", names)];
+        if (input && input.setAttribute) input.setAttribute("aria-invalid", "true");
+      }
       return;
     }
     const list = document.createElement("ul");

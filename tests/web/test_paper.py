@@ -127,6 +127,23 @@ def test_a_mistake_is_refused_on_its_field(app, changes, field):
     assert "Amnesty" not in text
 
 
+def test_every_mistake_is_marked_at_once(app):
+    """Three wrong cells: the page marks all three, and the API lists all three besides the first (§3's)."""
+    wrong = {"pulya_0": "-3", "gora_1": "abc", "whists_2_0": "много"}
+    page = app.test_client().post("/paper", data=FORM | wrong, headers={"Accept-Language": "en"})
+    assert page.status_code == 422
+    text = page.get_data(as_text=True)
+    for field in wrong:
+        cell = re.search(rf'<input [^>]*name="{field}"[^>]*>', text).group(0)
+        assert 'aria-invalid="true"' in cell, field
+        assert re.search(rf'<p class="error" role="alert" id="error-{field}">[^<]+</p>', text), field
+    sheet = json.loads(json.dumps(MM))
+    sheet["pulya"]["Аня"], sheet["gora"]["Борис"], sheet["whists"]["Вера"]["Аня"] = -3, "abc", "много"
+    answer = app.test_client().post("/api/v1/settle", json=sheet)
+    assert answer.status_code == 422 and answer.json["error"]["field"] == "pulya.Аня"
+    assert [p["field"] for p in answer.json["problems"]] == ["pulya.Аня", "gora.Борис", "whists.Вера.Аня"]
+
+
 def test_a_table_of_four(app):
     form = {"player_0": "A", "player_1": "B", "player_2": "C", "player_3": "D", "preset": "sochi",
             "gora_0": "0", "gora_1": "6", "gora_2": "0", "gora_3": "0"}

@@ -17,7 +17,7 @@ from ...engine import Code, Problem, PulkaEnd, Rules, Sheet
 from ...sheetfile import PaperSheet
 from ...words import Msg
 from .reading import first_unstorable
-from .refusals import Refused, Unstorable
+from .refusals import Fault, Refused, Unstorable
 
 SEATS = 4
 PRESETS = ("sochi", "leningrad", "rostov")
@@ -35,7 +35,8 @@ def read_sheet(data: object) -> PaperSheet:
         return sheetfile.parse(data)
     except pulyafile.FileError as error:
         p = error.problem
-        raise Refused(p.full, p.field, code=p.code.value, names=error.players) from None
+        faults = [Fault.of(q.code.value, q.field, q.full, None, error.players) for q in error.problems]
+        raise Refused(p.full, p.field, code=p.code.value, names=error.players, faults=faults) from None
 
 
 def check_opening(paper: PaperSheet) -> None:
