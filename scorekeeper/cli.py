@@ -61,13 +61,13 @@ def language_wanted(asked: str | None) -> str:
 def format_result(pulka: Pulka, replayed: Replay, language: str = "en") -> str:
     """The replay result for people: the sheet, the balances, who pays whom."""
     from .i18n_engine import writer
-    from .render.steps import BALANCE_HEAD, NOBODY, PAYS
+    from .render.steps import BALANCE_HEAD, NOBODY, PAYS, column_width
     from .render.text import PRESET_TITLES, amount, decimal, signed  # the renderers (and Babel): not for --json
 
     names, rules, sheet = pulka.players, pulka.rules, replayed.sheet
     say = writer(names, language)
     settlement = settled(names, sheet, rules, pulka.settle(replayed))
-    width = max(8, *(len(name) for name in names)) + 2
+    width = column_width(names)
     lines = [
         say(PULKA_HEAD(players=", ".join(names), preset=PRESET_TITLES[rules.preset], size=rules.pulya_size,
                        price=decimal(rules.whist_price, language), count=len(replayed.results))),
@@ -89,10 +89,11 @@ def format_result(pulka: Pulka, replayed: Replay, language: str = "en") -> str:
 
 def _sheet_lines(names: tuple[str, ...], sheet: Sheet, say: Callable[[Text], str], language: str) -> list[str]:
     """The sheet's totals as a table: pulya, gora, and the whists each wrote on each."""
+    from .render.steps import column_width
     from .render.text import points
 
     pulya, gora, whists_on = (say(column) for column in COLUMNS)
-    width = max(8, *(len(name) for name in names)) + 2
+    width = column_width(names)
     gap = "   " + whists_on.ljust(9)
     lines = ["".ljust(width) + pulya.rjust(7) + gora.rjust(7) + gap + "".join(p.rjust(width) for p in names)]
     for i, name in enumerate(names):

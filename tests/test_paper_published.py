@@ -1,5 +1,5 @@
 """Sheets settled in published sources, read as `pulya-sheet/1` files (FORMAT.md §4) and settled (rules.md §9,
-§15): other calculators' test suites and two pages of rules (tests/data/paper_published.json: where each
+§15): other calculators' tests, two pages of rules and the Кодекс (tests/data/paper_published.json: where each
 comes from, what it says, and why the exact answer differs where it does: cut to whole whists, ÷(n − 1), the
 pulya left out, the whists' sign lost)."""
 
@@ -28,4 +28,3 @@ def test_a_published_sheet_settles_as_its_source_says(case):
     printed = sheetfile.result_json(paper)["settlement"]["balance"]
     assert all(abs(Fraction(str(printed[name])) - v) <= Fraction(1, 200) for name, v in zip(paper.players, exact))
     assert sum(s.money) == 0
-

@@ -79,6 +79,11 @@ BALANCE_HEAD = Msg("Balance (whists, money):")
 PAYS_HEAD = Msg("Who pays whom:")
 
 
+def column_width(names: Sequence[str]) -> int:
+    """The width of a column of the command line's tables: the longest name, at least 8, and two spaces."""
+    return max(8, *(len(name) for name in names)) + 2
+
+
 def for_people(players: Sequence[str], sheet: Sheet, rules: Rules, settlement: Settlement, s: Settled,
                currency: str = "", language: str = "en") -> list[str]:
     """The settlement as `scorekeeper settle` prints it: the paper's steps and their result."""
@@ -88,7 +93,7 @@ def for_people(players: Sequence[str], sheet: Sheet, rules: Rules, settlement: S
         return ["", say(head), *("  " + say(text) for text in texts)]
 
     told = steps(sheet, rules, settlement, s, currency, language)
-    width = max(8, *(len(name) for name in players)) + 2
+    width = column_width(players)
     table = [say(TABLE_HEAD), "  " + "".ljust(width) + "".join(name.rjust(width) for name in players)]
     for i, name in enumerate(players):
         table.append("  " + name.ljust(width) + "".join(

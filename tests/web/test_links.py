@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from html import unescape
 from urllib.parse import urldefrag
 
 from .conftest import sochi
 
 HREF = re.compile(r'<a\s[^>]*href="([^"]+)"')
-MAX_PAGES = 400  # the club below has some 150 addresses: a bound, not a sample
+MAX_PAGES = 400  # the club below has some 100 addresses: a bound, not a sample
 
 
 def crawl(client, start: str) -> tuple[dict[str, int], dict[str, str]]:
@@ -24,7 +25,7 @@ def crawl(client, start: str) -> tuple[dict[str, int], dict[str, str]]:
         if response.status_code != 200 or response.mimetype != "text/html":
             continue
         for href in HREF.findall(response.get_data(as_text=True)):
-            link = urldefrag(href.replace("&amp;", "&")).url
+            link = urldefrag(unescape(href)).url
             # This site's own pages; PDFs are made by worker processes and have tests of their own.
             if not link.startswith("/") or link.startswith(("//", "/static/")) or ".pdf" in link:
                 continue
