@@ -17,7 +17,7 @@ from pathlib import Path
 
 import scorekeeper
 from scorekeeper.engine import Contract, Deal, DealType, Rules, Strain
-from scorekeeper.pulyafile import Pulka, dumps, parse
+from scorekeeper.files.pulyafile import Pulka, dumps, parse
 
 PLAYERS = ("Anna", "Boris", "Vera")
 

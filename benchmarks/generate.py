@@ -11,7 +11,7 @@ import random
 
 from scorekeeper.engine import Contract, Deal, DealType, Rules, Strain, Word, replay
 from scorekeeper.engine.deals import defenders, seats_in_play
-from scorekeeper.pulyafile import Pulka
+from scorekeeper.files.pulyafile import Pulka
 
 NAMES = ("Аня", "Boris", "Вера", "Dmitri")
 
@@ -82,6 +82,6 @@ def long_pulka(players: int = 3, deals: int = 100, preset: str = "sochi", seed: 
 
 
 if __name__ == "__main__":
-    from scorekeeper.pulyafile import dumps
+    from scorekeeper.files.pulyafile import dumps
 
     print(dumps(long_pulka()), end="")

@@ -31,7 +31,7 @@ from pathlib import Path
 from generate import long_pulka
 from web import pulka_file
 
-from scorekeeper.pulyafile import dumps
+from scorekeeper.files.pulyafile import dumps
 
 PASSWORD = "a benchmark password"
 

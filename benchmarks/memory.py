@@ -24,7 +24,7 @@ from pathlib import Path
 
 from generate import long_pulka
 
-from scorekeeper.pulyafile import dumps
+from scorekeeper.files.pulyafile import dumps
 from scorekeeper.web import create_app
 from scorekeeper.web.views.pulkas import weight
 

@@ -36,7 +36,7 @@ import web  # noqa: E402
 from generate import long_pulka  # noqa: E402
 
 from scorekeeper.engine import settle  # noqa: E402
-from scorekeeper.pulyafile import dumps  # noqa: E402
+from scorekeeper.files.pulyafile import dumps  # noqa: E402
 from scorekeeper.render.pdf import FONTS, render_pdf  # noqa: E402
 
 

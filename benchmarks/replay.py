@@ -29,7 +29,7 @@ from engine import long_pulka
 
 import scorekeeper
 from scorekeeper import cli
-from scorekeeper.pulyafile import dumps
+from scorekeeper.files.pulyafile import dumps
 
 
 def command(file: Path, out: Path) -> float:

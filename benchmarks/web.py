@@ -33,7 +33,7 @@ from generate import long_pulka
 
 from scorekeeper.engine import Contract, Deal, DealType, Rules, Strain, Word, replay
 from scorekeeper.engine.deals import defenders
-from scorekeeper.pulyafile import Pulka, dumps
+from scorekeeper.files.pulyafile import Pulka, dumps
 
 PLAYERS = ("Anna", "Boris", "Vera")
 

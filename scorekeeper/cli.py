@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
-from . import sheetfile
+from .files import sheetfile
 from .engine import Code, Problem, Replay, Sheet, Text, settle
-from .pulyafile import FileError, Pulka, loads, replay_for_result, write_result
-from .sheetfile import PaperSheet
-from .settled import settled
-from .words import Msg, literal
+from .files.pulyafile import FileError, Pulka, loads, replay_for_result, write_result
+from .files.sheetfile import PaperSheet
+from .engine.settled import settled
+from .i18n.words import Msg, literal
 
 if TYPE_CHECKING:  # the web's libraries load only when a command needs them
     from .web.store.accounts import AccountStore
@@ -50,7 +50,7 @@ LANG_HELP = "the language of the text for people: en or ru (default: the environ
 
 def language_wanted(asked: str | None) -> str:
     """`--lang`, else the environment's as gettext reads it; English for a language the app does not speak."""
-    from .i18n_engine import catalog_path, language_of
+    from .i18n.translate import catalog_path, language_of
 
     wanted = asked or next((os.environ[name] for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
                             if os.environ.get(name)), "")
@@ -60,7 +60,7 @@ def language_wanted(asked: str | None) -> str:
 
 def format_result(pulka: Pulka, replayed: Replay, language: str = "en") -> str:
     """The replay result for people: the sheet, the balances, who pays whom."""
-    from .i18n_engine import writer
+    from .i18n.translate import writer
     from .render.steps import BALANCE_HEAD, NOBODY, PAYS, column_width
     from .render.text import PRESET_TITLES, amount, decimal, signed  # the renderers (and Babel): not for --json
 
@@ -106,7 +106,7 @@ def _sheet_lines(names: tuple[str, ...], sheet: Sheet, say: Callable[[Text], str
 
 def format_paper(paper: PaperSheet, language: str = "en") -> str:
     """A paper sheet's settlement for people: the sheet, then the steps a table checks by hand."""
-    from .i18n_engine import writer
+    from .i18n.translate import writer
     from .render.steps import for_people
     from .render.text import PRESET_TITLES, decimal, points
 

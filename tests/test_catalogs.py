@@ -1,9 +1,9 @@
 """The translation catalogs are complete and compiled: every text of the templates and the web code has
-its Russian, and the committed .mo is the .po compiled (scorekeeper.catalogs)."""
+its Russian, and the committed .mo is the .po compiled (scorekeeper.i18n.catalogs)."""
 
 from __future__ import annotations
 
-from scorekeeper import catalogs
+from scorekeeper.i18n import catalogs
 
 
 def test_every_text_is_translated_and_compiled():

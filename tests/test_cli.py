@@ -10,7 +10,7 @@ import pytest
 
 import scorekeeper
 from scorekeeper import cli
-from scorekeeper.pulyafile import Pulka, dumps, loads, result_json
+from scorekeeper.files.pulyafile import Pulka, dumps, loads, result_json
 
 EXAMPLES = Path(__file__).parent / "data" / "sochi_examples.json"
 

@@ -118,7 +118,7 @@ def test_the_engine_imports_only_pure_standard_library_modules():
 
 
 def test_the_file_layer_loads_no_web_stack():
-    code = ("import sys, scorekeeper.pulyafile, scorekeeper.cli; "
+    code = ("import sys, scorekeeper.files.pulyafile, scorekeeper.cli; "
             "print([m for m in sys.modules if m.split('.')[0] in ('flask', 'sqlalchemy', 'weasyprint')])")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=PACKAGE.parent, timeout=60)
     assert proc.returncode == 0, proc.stderr
@@ -128,7 +128,7 @@ def test_the_file_layer_loads_no_web_stack():
 def test_the_graph_sees_every_kind_of_import():
     graph = import_graph()
     assert "scorekeeper.engine.validation" in graph["scorekeeper.engine.pulka"]  # from .validation import …
-    assert "scorekeeper.pulyafile" in graph["scorekeeper.web.api.deals"]  # from ... import pulyafile
+    assert "scorekeeper.files.pulyafile" in graph["scorekeeper.web.api.deals"]  # from ... import pulyafile
     assert "scorekeeper.web.app" in graph["scorekeeper.web"]  # inside a function
     assert "scorekeeper.web.store.db" in graph["scorekeeper.cli"]  # inside a function, from .web.store.db import …
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import sheetfile
+from scorekeeper.files import sheetfile
 from scorekeeper.engine import settle
 
 CASES = json.loads((Path(__file__).parent / "data" / "paper_published.json").read_text())

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from scorekeeper.pulyafile import FileError, dumps, loads, parse, result_json, to_json
+from scorekeeper.files.pulyafile import FileError, dumps, loads, parse, result_json, to_json
 
 
 def pulka(**top) -> dict:

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import pulyafile, sheetfile
-from scorekeeper.pulyafile import FileError
+from scorekeeper.files import pulyafile, sheetfile
+from scorekeeper.files.pulyafile import FileError
 
 MM = {
     "format": "pulya-sheet/1",

@@ -27,11 +27,11 @@ from urllib.request import url2pathname
 
 from jinja2 import Environment, FileSystemLoader
 
-from .. import i18n_engine
+from ..i18n import translate
 from ..engine import Column, Entry, Points, Replay, Rules, Settlement, Text, settle
 from ..resources import STATIC_DIR, TEMPLATES_DIR
-from ..settled import settled
-from ..words import Msg
+from ..engine.settled import settled
+from ..i18n.words import Msg
 from .svg import sheet_svg
 from .text import PRESET_TITLES, amount, decimal, describe, filename, points, rules_in_words, signed, unbroken
 
@@ -79,8 +79,8 @@ def _environment(language: str = "en") -> Environment:
     (the `messages` catalog, read without Flask)."""
     environment = Environment(loader=FileSystemLoader(TEMPLATES_DIR), autoescape=True, trim_blocks=True,
                               lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
-    environment.policies["ext.i18n.trimmed"] = True  # as scorekeeper.catalogs extracts {% trans %} blocks
-    environment.install_gettext_translations(i18n_engine.catalog(language), newstyle=True)  # type: ignore[attr-defined]  # the i18n extension adds it
+    environment.policies["ext.i18n.trimmed"] = True  # as scorekeeper.i18n.catalogs extracts {% trans %} blocks
+    environment.install_gettext_translations(translate.catalog(language), newstyle=True)  # type: ignore[attr-defined]  # the i18n extension adds it
     return environment
 
 
@@ -108,7 +108,7 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
     what the players owed each other from earlier evenings (the ledger's lines), and `together` the payments
     settling it with this pulka."""
     names = tuple(players)
-    written = i18n_engine.writer(names, language)
+    written = translate.writer(names, language)
 
     def say(text: Text) -> str:
         return unbroken(written(text))

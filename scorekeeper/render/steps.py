@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .. import i18n_engine
+from ..i18n import translate
 from ..engine import Points, Rules, Settlement, Sheet, Text, pairs
 from ..engine.texts import SEATS, Value
-from ..settled import Settled
-from ..words import Msg
+from ..engine.settled import Settled
+from ..i18n.words import Msg
 from .text import amount, points, signed
 
 AMNESTY = Msg("Amnesty: the smallest gora, {amnesty}, is struck from every gora.")
@@ -87,7 +87,7 @@ def column_width(names: Sequence[str]) -> int:
 def for_people(players: Sequence[str], sheet: Sheet, rules: Rules, settlement: Settlement, s: Settled,
                currency: str = "", language: str = "en") -> list[str]:
     """The settlement as `scorekeeper settle` prints it: the paper's steps and their result."""
-    say = i18n_engine.writer(players, language)
+    say = translate.writer(players, language)
 
     def part(head: Text, texts: Sequence[Text]) -> list[str]:
         return ["", say(head), *("  " + say(text) for text in texts)]

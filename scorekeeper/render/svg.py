@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Protocol
 from html import escape
 
-from .. import i18n_engine
+from ..i18n import translate
 from ..engine import Column, Points, Rules, Sheet
 from ..resources import STATIC_DIR
-from ..words import Msg
+from ..i18n.words import Msg
 from .text import chain, decimal, points
 
 # Clockwise round the table, so a sector's left neighbour is the next position.
@@ -411,7 +411,7 @@ SHEET_LABEL = Msg("Pulya sheet: {players}")
 
 def _label(players: Sequence[str], language: str) -> str:
     """What the drawing is, for a screen reader: «Лист пули: Анна, Борис, Вера»."""
-    return i18n_engine.writer(players, language)(SHEET_LABEL(players=", ".join(players)))
+    return translate.writer(players, language)(SHEET_LABEL(players=", ".join(players)))
 
 
 def _words(text: str) -> list[str]:

@@ -13,11 +13,11 @@ from fractions import Fraction
 
 from babel.numbers import format_decimal
 
-from .. import i18n_engine
+from ..i18n import translate
 from ..engine import (PARAMETERS, Deal, DealType, Kind, Parameter, Preset, Rules, SingleWhistMade, Text, Word,
                       choice_title)
 from ..engine.texts import VULGAR  # halves and thirds come from split whists, written as players write them
-from ..words import Msg
+from ..i18n.words import Msg
 
 MINUS = "\u2212"
 # The presets as players name them (the pages, the drawing's caption and the PDF).
@@ -109,7 +109,7 @@ def _split_not_asked(deal: Deal, rules: Rules) -> bool:
 
 def rule_value(parameter: Parameter, value: object, language: str = "en") -> str:
     """A rule's value as players say it: «да», «вистующий пишет за обоих», 6, 7, 0,5; never a code."""
-    say = i18n_engine.writer((), language)
+    say = translate.writer((), language)
     if parameter.kind is Kind.BOOL:
         return say(YES if value else NO)
     if isinstance(value, StrEnum):
@@ -125,7 +125,7 @@ def rule_value(parameter: Parameter, value: object, language: str = "en") -> str
 
 def rules_in_words(rules: Rules, language: str = "en", only: Sequence[str] | None = None) -> list[tuple[str, str]]:
     """Each rule (or each of `only`) as (its title, its value) in `language`."""
-    say = i18n_engine.writer((), language)
+    say = translate.writer((), language)
     return [(say(p.title) if p.title else p.name,
              rule_value(p, getattr(rules, p.name), language))
             for p in PARAMETERS if only is None or p.name in only]
@@ -135,7 +135,7 @@ def describe(deal: Deal, names: Sequence[str], k: int = 0, language: str = "en",
     """One line of the protocol: "B 8♦: C whist, A whist; tricks B 6, A 3, C 1" (in `language`: «B 8♦: C
     вист, A вист; взятки B 6, A 3, C 1»). Under `rules` where a lone whister's split is not asked, the
     defence's tricks are said as one count: "tricks B 6, defenders 4"."""
-    say = i18n_engine.writer(names, language)
+    say = translate.writer(names, language)
     counts = dict(deal.tricks or {})
     if rules is not None and _split_not_asked(deal, rules) and deal.declarer in counts:
         taken = counts.pop(deal.declarer)

@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
-from scorekeeper.pulyafile import FileError, loads, result_json
+from scorekeeper.files.pulyafile import FileError, loads, result_json
 
 from .reference import Reference, replay
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 from scorekeeper.engine import Contract, Deal, DealType, Rules, Word, replay
 from scorekeeper.engine.deals import seating
 from scorekeeper.engine.validation import _USUAL, _Checker
-from scorekeeper.pulyafile import loads
+from scorekeeper.files.pulyafile import loads
 
 from .generate import generate
 

@@ -12,7 +12,7 @@ import random
 import pytest
 
 from scorekeeper.engine import Column, Contract, Deal, DealType, Rules, Sheet, Strain, replay
-from scorekeeper.pulyafile import loads
+from scorekeeper.files.pulyafile import loads
 
 from .generate import generate
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.pulyafile import loads
+from scorekeeper.files.pulyafile import loads
 
 from .generate import generate, pulkas
 from .helpers import dec, engine_deltas, run_cli, run_engine

@@ -22,7 +22,7 @@ from scorekeeper.engine import (
 from scorekeeper.engine.contracts import LEVELS
 from scorekeeper.engine.deals import defenders, seats_in_play
 from scorekeeper.engine.stats import Career, DealLine, DealRole, Declarer, Defender, Misere, Raspasy, career, deal_lines, pulka_lines, rivals
-from scorekeeper.pulyafile import loads
+from scorekeeper.files.pulyafile import loads
 
 from .generate import generate
 

@@ -28,7 +28,7 @@ from scorekeeper.engine import (
 from scorekeeper.engine.scoring import MISERE_TOOK, PULYA_FITS
 from scorekeeper.engine.sheet import Sheet
 from scorekeeper.engine.validation import check
-from scorekeeper.pulyafile import FileError, loads
+from scorekeeper.files.pulyafile import FileError, loads
 
 from .generate import generate
 

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from scorekeeper import pulyafile
+from scorekeeper.files import pulyafile
 
 from .support import ROOT, generate, leningrad_four
 

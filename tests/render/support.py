@@ -7,7 +7,7 @@ import logging
 from contextlib import contextmanager
 from pathlib import Path
 
-from scorekeeper import pulyafile
+from scorekeeper.files import pulyafile
 from scorekeeper.engine import Contract, Deal, DealType, Rules, Word
 
 ROOT = Path(__file__).resolve().parents[2]

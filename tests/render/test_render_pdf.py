@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from scorekeeper.pulyafile import Pulka
+from scorekeeper.files.pulyafile import Pulka
 from scorekeeper.render import pdf
 from scorekeeper.render.pdf import allowed_url, make_url_fetcher, pdf_filename, render_pdf
 

@@ -24,7 +24,7 @@ from scorekeeper.web.domain.shares import Access, Role, Share
 from scorekeeper.web.services.accounts import AccountRepository
 from scorekeeper.web.services.pulkas import PulkaRepository
 from scorekeeper.web.services.shares import ShareRepository
-from scorekeeper.words import Msg
+from scorekeeper.i18n.words import Msg
 
 
 def now() -> datetime:

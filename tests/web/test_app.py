@@ -94,7 +94,7 @@ def test_serve_arguments():
 
 
 def test_the_engine_never_imports_flask():
-    code = "import sys, scorekeeper.engine, scorekeeper.pulyafile, scorekeeper.cli; print('flask' in sys.modules)"
+    code = "import sys, scorekeeper.engine, scorekeeper.files.pulyafile, scorekeeper.cli; print('flask' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 

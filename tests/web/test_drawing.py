@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import pulyafile
+from scorekeeper.files import pulyafile
 from scorekeeper.render.pdf import pdf_filename
 
 from .conftest import SOCHI, add, create, form_fields, sochi

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.engine import make_url
 
-from scorekeeper.pulyafile import YEARS
+from scorekeeper.files.pulyafile import YEARS
 from scorekeeper.web.store.backup import backup
 
 from .conftest import OWNER, SOCHI, make_app, signed_in, snapshot

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import text, update
 
 from scorekeeper.engine import Rules
-from scorekeeper.pulyafile import read_deal
+from scorekeeper.files.pulyafile import read_deal
 from scorekeeper.web.domain.idempotency import Answer, Once
 from scorekeeper.web.domain.pulkas import Settings
 from scorekeeper.web.services import deals, pulkas

@@ -3,7 +3,7 @@ which grow after they are cached as their parts are built."""
 
 from __future__ import annotations
 
-from scorekeeper import pulyafile
+from scorekeeper.files import pulyafile
 from scorekeeper.web.app import create_app
 from scorekeeper.web.store.cache import VersionCache
 from scorekeeper.web.views.pulkas import weight

@@ -15,7 +15,7 @@ from threading import Barrier
 import pytest
 from sqlalchemy import create_engine, text
 
-from scorekeeper import pulyafile
+from scorekeeper.files import pulyafile
 
 from .test_processes import Server, servers  # noqa: F401 (servers: the fixture that starts them)
 

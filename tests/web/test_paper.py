@@ -177,7 +177,7 @@ def test_import_and_export_carry_the_opening(client):
     assert exported["opening"]["whists"]["Аня"] == {"Борис": 48, "Вера": 0}
     # Аня's pulya was closed on paper: her 6♠ helps Борис 10 → 12, for 10 whists a point
     settled = client.get(f"/api/v1/pulkas/{uid}/settlement").json
-    from scorekeeper import pulyafile
+    from scorekeeper.files import pulyafile
     expected = pulyafile.result_json(pulyafile.parse(OPENING_FILE))
     assert expected["sheet"]["whists"]["Аня"]["Борис"] == 68
     assert [round(p["net"], 2) for p in settled["players"]] == list(expected["settlement"]["balance"].values())
@@ -277,7 +277,7 @@ def test_a_kept_sheet_is_dealt_next_by_whom_the_table_says(client):
 
 
 def test_the_api_answers_what_settle_json_prints(app):
-    from scorekeeper import sheetfile
+    from scorekeeper.files import sheetfile
 
     assert app.test_client().post("/api/v1/settle", json=MM).json == sheetfile.result_json(sheetfile.parse(MM))
 

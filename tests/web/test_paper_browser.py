@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scorekeeper import pulyafile
+from scorekeeper.files import pulyafile
 
 from .test_browser import live  # noqa: F401  (fixture)
 from .test_walkthrough import PASSWORD, WORDS, enter, shot, table  # noqa: F401  (fixture)

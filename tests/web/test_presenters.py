@@ -9,7 +9,7 @@ import json
 from decimal import Decimal
 from fractions import Fraction
 
-from scorekeeper import pulyafile
+from scorekeeper.files import pulyafile
 from scorekeeper.web.domain.pulkas import Settings
 from scorekeeper.web.edge.presenting import presenter
 from scorekeeper.web.services import deals, pulkas

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper import pulyafile
+from scorekeeper.files import pulyafile
 from scorekeeper.engine import replay
 from scorekeeper.web.domain.pulkas import Settings
 from scorekeeper.web.domain.refusals import NotFound

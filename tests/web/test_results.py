@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 from sqlalchemy import text
 
-from scorekeeper import pulyafile
+from scorekeeper.files import pulyafile
 from scorekeeper.engine import settle
 
 from .conftest import SOCHI, add, signed_in, snapshot, sochi

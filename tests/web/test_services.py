@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from scorekeeper import pulyafile
+from scorekeeper.files import pulyafile
 from scorekeeper.engine import Rules
 from scorekeeper.web.domain.pulkas import Settings, read_settings
 from scorekeeper.web.domain.refusals import (DealRefused, NothingToUndo, NotFound, PulkaFrozen, RulesFrozen,
@@ -208,7 +208,7 @@ def test_preview_stores_nothing(repo, owner):
 
 
 def test_a_kept_sheet_is_a_pulka_going_on_from_it(repo, owner):
-    from scorekeeper import sheetfile
+    from scorekeeper.files import sheetfile
     from scorekeeper.web.services import paper
 
     sheet = sheetfile.parse({"format": "pulya-sheet/1", "players": ["A", "B", "C"], "rules": {"preset": "sochi"},
@@ -236,7 +236,7 @@ def test_a_kept_sheet_is_a_pulka_going_on_from_it(repo, owner):
 
 
 def test_a_sheet_above_its_size_is_not_kept(repo, owner):
-    from scorekeeper import sheetfile
+    from scorekeeper.files import sheetfile
     from scorekeeper.web.domain.refusals import Refused
     from scorekeeper.web.services import paper
 

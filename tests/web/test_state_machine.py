@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
-from scorekeeper.pulyafile import FileError, Pulka, parse, result_json
+from scorekeeper.files.pulyafile import FileError, Pulka, parse, result_json
 
 from .conftest import make_app, signed_in
 

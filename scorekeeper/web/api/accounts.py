@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.accounts import TOKEN_PREFIX
 from ..domain.refusals import Refused
 from ..edge.access import caller

@@ -7,7 +7,7 @@ from typing import Any
 from flask import jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
-from ... import pulyafile
+from ...files import pulyafile
 from ...engine import Deal
 from ..domain.deals import deal_from_fields
 from ..domain.idempotency import Answer

@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask import jsonify, request
 from flask.typing import ResponseReturnValue
 
-from ... import sheetfile
-from ...words import Msg
+from ...files import sheetfile
+from ...i18n.words import Msg
 from ..domain.paper import read_sheet_text
 from ..domain.refusals import ErrorCode, Refused
 from .blueprint import bp

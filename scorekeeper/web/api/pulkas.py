@@ -10,7 +10,7 @@ from flask import Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from ...render.svg import ORIENTATIONS
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.idempotency import Answer
 from ..domain.limits import PULKA_NAME_MAX
 from ..domain.paper import read_opening

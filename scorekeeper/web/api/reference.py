@@ -6,7 +6,7 @@ from flask import jsonify
 from flask.typing import ResponseReturnValue
 
 from ...engine import PARAMETERS, PRESETS
-from ...words import literal
+from ...i18n.words import literal
 from ..edge import i18n
 from .blueprint import bp
 from .openapi import document

@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ...words import Msg
+from ...i18n.words import Msg
 from .limits import USERNAME_KEY_MAX, USERNAME_MAX
 from .refusals import AccountInvalid
 

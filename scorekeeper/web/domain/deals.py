@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...engine import Contract, Deal, DealType, Rules, Sheet, SingleWhistMade, defenders
-from ...words import Msg
+from ...i18n.words import Msg
 from .reading import digits
 from .refusals import Refused
 

@@ -17,7 +17,7 @@ from decimal import Decimal, InvalidOperation
 
 from ...engine import (Debt, Obligation, ObligationStatus, Payment, PaymentKind, SettleUp, balances, owed, paid,
                        settle_up, status)
-from ...words import Msg
+from ...i18n.words import Msg
 from .limits import CURRENCY_MAX, LEDGER_NOTE_MAX
 from .players import Player
 from .reading import one_line

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ... import pulyafile
+from ...files import pulyafile
 
 PLAYER_NAME_MAX = pulyafile.MAX_NAME
 PULKA_NAME_MAX = pulyafile.MAX_PULKA_NAME

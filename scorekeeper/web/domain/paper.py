@@ -12,10 +12,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ... import columns, pulyafile, sheetfile
+from ...files import columns, pulyafile, sheetfile
 from ...engine import Code, Problem, PulkaEnd, Rules, Sheet
-from ...sheetfile import PaperSheet
-from ...words import Msg
+from ...files.sheetfile import PaperSheet
+from ...i18n.words import Msg
 from .reading import first_unstorable
 from .refusals import Fault, Refused, Unstorable
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ...engine import Filter, Preset
-from ...words import Msg
+from ...i18n.words import Msg
 from .limits import CURRENCY_MAX, PLAYER_NAME_MAX
 from .reading import one_line
 from .refusals import Refused

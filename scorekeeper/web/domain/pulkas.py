@@ -12,9 +12,9 @@ from datetime import datetime, timedelta, timezone
 from fractions import Fraction
 from functools import cached_property
 
-from ... import pulyafile
+from ...files import pulyafile
 from ...engine import DealResult, Deal, Replay, Rules, RulesError, Settlement, Sheet, Text, settle
-from ...words import Msg
+from ...i18n.words import Msg
 from .limits import CURRENCY_MAX, PULKA_NAME_MAX
 from .reading import one_line
 from .refusals import Fault, NotFound, SettingsInvalid

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ... import pulyafile
+from ...files import pulyafile
 from ...engine import Deal
-from ...words import Msg
+from ...i18n.words import Msg
 from .limits import INT_MAX, PATH_MAX
 from .refusals import DealRefused, Refused, Unstorable
 

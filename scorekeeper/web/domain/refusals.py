@@ -4,7 +4,7 @@ Each refusal carries a `code`: one of the engine's problem codes (`engine.Code`)
 (`ErrorCode`); `edge.errors.STATUS` alone turns codes into HTTP statuses.
 
 A refusal's message is a `Text` (the engine's pure type): a template declared with `Msg`, which
-scorekeeper.catalogs extracts into the `messages` catalog, and its values. Nothing here knows the
+scorekeeper.i18n.catalogs extracts into the `messages` catalog, and its values. Nothing here knows the
 request's language: the edge writes the text with `Refused.say` and the request's catalog. `message`
 is the English, for logs and scripts.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ...engine import Gettext, Ngettext, Problem, PulkaError, Text
-from ...words import Msg, literal
+from ...i18n.words import Msg, literal
 
 
 class ErrorCode(StrEnum):

@@ -18,7 +18,7 @@ from flask.typing import ResponseReturnValue
 from flask_login import LoginManager, UserMixin, current_user
 from flask_wtf.csrf import CSRFProtect
 
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.accounts import TOKEN_PREFIX, Account
 from ..domain.limits import SHARE_TOKEN_MAX, UID_MAX
 from ..domain.refusals import Forbidden, NotFound, Unauthorized

@@ -15,7 +15,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ...engine import Code, Text
-from ...words import Msg, literal
+from ...i18n.words import Msg, literal
 from ..domain.refusals import ErrorCode, Fault, Refused, TooManyAttempts
 from . import i18n
 

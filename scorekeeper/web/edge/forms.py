@@ -18,7 +18,7 @@ from wtforms import BooleanField, Field, HiddenField, PasswordField, SelectMulti
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 
 from ...engine import PARAMETER, PARAMETERS, PRESETS, Kind, Parameter, Preset, Rules, json_value
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.deals import whole_number
 from ..domain.reading import digits, read_number
 from ..domain.refusals import Refused

@@ -8,7 +8,7 @@ write the pulya in.
 
 Texts: templates and routes use Flask-Babel's gettext with the `messages` catalogs
 (scorekeeper/translations/<language>/LC_MESSAGES/messages.po, compiled to .mo beside it by
-python -m scorekeeper.catalogs); the engine's texts have their own catalog (scorekeeper.i18n_engine),
+python -m scorekeeper.i18n.catalogs); the engine's texts have their own catalog (scorekeeper.i18n.translate),
 rendered in the request's language by `say`.
 """
 
@@ -21,7 +21,7 @@ from typing import Protocol
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale
 
-from ... import i18n_engine
+from ...i18n import translate
 from ...engine import Gettext, Ngettext, Text
 from ...render.text import PRESET_TITLES
 from ..views.filters import FILTERS
@@ -42,7 +42,7 @@ def chosen(value: object) -> str | None:
 
 def from_header() -> str:
     for value, _quality in request.accept_languages:  # most wanted first
-        language = i18n_engine.language_of(value)
+        language = translate.language_of(value)
         language = KIN.get(language, language)
         if language in LANGUAGES:
             return language
@@ -68,7 +68,7 @@ def language() -> str:
 def catalog(language_: str | None = None) -> _gettext.NullTranslations:
     """Every text of the app (the web's and the engine's) in `language_`, by default the request's. With
     braces, as `Text.render` takes them: not Flask-Babel's gettext, which formats with %."""
-    return i18n_engine.catalog(language_ or language())
+    return translate.catalog(language_ or language())
 
 
 class Sayable(Protocol):
@@ -85,8 +85,8 @@ def say(what: Sayable | Text, names: Sequence[str] = ()) -> str:
 
 def init(app: Flask) -> None:
     Babel(app, locale_selector=select, default_locale=DEFAULT,
-          default_translation_directories=str(i18n_engine.TRANSLATIONS))
-    app.jinja_env.policies["ext.i18n.trimmed"] = True  # as scorekeeper.catalogs extracts {% trans %} blocks
+          default_translation_directories=str(translate.TRANSLATIONS))
+    app.jinja_env.policies["ext.i18n.trimmed"] = True  # as scorekeeper.i18n.catalogs extracts {% trans %} blocks
     app.context_processor(lambda: {"language": language(), "languages": LANGUAGES})
     app.jinja_env.globals["preset_title"] = preset_title
     # Numbers as the page's language writes them (a decimal comma in Russian).

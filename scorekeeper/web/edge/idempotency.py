@@ -22,7 +22,7 @@ from flask import Response, current_app, flash, g, redirect, request
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as Answering  # what a redirect is: flask's Response is one
 
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.idempotency import Answer, Answered, Once
 from ..domain.limits import IDEMPOTENCY_KEY_MAX
 from ..domain.refusals import Refused

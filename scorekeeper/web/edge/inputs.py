@@ -18,7 +18,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.routing import IntegerConverter
 
 from ...engine import Code
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.limits import INT_MAX
 from ..domain.reading import first_unstorable, read_number, unstorable
 from ..domain.refusals import ErrorCode, Refused, Unstorable

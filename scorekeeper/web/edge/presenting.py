@@ -8,7 +8,7 @@ from typing import cast
 
 from flask import Response, current_app, g, url_for
 
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.pulkas import Pulka
 from ..domain.refusals import ErrorCode, Refused
 from ..store.cache import Section

@@ -7,7 +7,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 from flask_login import login_user, logout_user
 
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.accounts import Account
 from ..domain.reading import local_path
 from ..domain.refusals import Refused

@@ -8,7 +8,7 @@ from flask import current_app, flash, make_response, redirect, render_template, 
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.deals import deal_from_fields, fields_of
 from ..domain.idempotency import Answer
 from ..domain.pulkas import Pulka

@@ -13,7 +13,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from ...render.text import filename
-from ...sheetfile import PaperSheet
+from ...files.sheetfile import PaperSheet
 from ..domain.paper import grid_field, read_sheet, sheet_of_form
 from ..domain.refusals import Refused
 from ..edge import i18n

@@ -16,7 +16,7 @@ from typing import Protocol
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.accounts import (FAILURES_PER_ACCOUNT, FAILURES_PER_ADDRESS, FAILURES_PER_PAIR, PASSWORD_MAX,
                                TOKEN_PREFIX, WINDOW, Account, check_password, check_username, username_key)
 from ..domain.limits import USERNAME_KEY_MAX

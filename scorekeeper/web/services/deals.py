@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 
-from ... import pulyafile
+from ...files import pulyafile
 from ...engine import Deal, DealResult
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.idempotency import Once
 from ..domain.pulkas import Pulka
 from ..domain.refusals import NothingToUndo, TooManyDeals

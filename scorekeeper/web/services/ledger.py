@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
 from ...engine import Payment, PaymentKind, mark_paid, reversal, unmark
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.idempotency import Once
 from ..domain.ledger import (Carried, Ledger, Line, Row, Rows, line_of, read_cash, read_currency, read_note,
                              read_payment)

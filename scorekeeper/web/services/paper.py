@@ -7,8 +7,8 @@ import dataclasses
 from collections.abc import Callable
 
 from ...engine import Settlement, Text, settle
-from ...settled import Settled, settled
-from ...sheetfile import PaperSheet
+from ...engine.settled import Settled, settled
+from ...files.sheetfile import PaperSheet
 from ..domain.idempotency import Once
 from ..domain.paper import check_opening
 from ..domain.pulkas import Pulka, default_name, english, read_settings

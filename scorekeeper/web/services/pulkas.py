@@ -14,10 +14,10 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
 
-from ... import pulyafile
+from ...files import pulyafile
 from ...engine import Deal, PulkaError, Replay, Text, replay
 from ..domain.idempotency import Once
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.limits import AccountLimits
 from ..domain.pulkas import (Note, Pulka, Settings, Stamp, Standing, Summary, default_name, english, next_at_table,
                              read_settings)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.limits import SHARE_LABEL_MAX, SHARE_TOKEN_MAX
 from ..domain.reading import one_line
 from ..domain.refusals import NotFound, Refused

@@ -10,7 +10,7 @@ from sqlalchemy import CursorResult, bindparam, delete, func, insert, select, up
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.accounts import Account, username_key
 from ..domain.limits import USERNAME_KEY_MAX
 from ..domain.refusals import AccountInvalid, NotFound

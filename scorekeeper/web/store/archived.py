@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Boolean, Date, DateTime, Float, Integer, Numeric, String, Table, Time
 
-from ... import pulyafile
+from ...files import pulyafile
 from ...engine import Deal, PulkaError, RulesError
 from ..domain.reading import unstorable
 from .deals import deal_of

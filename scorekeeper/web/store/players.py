@@ -19,7 +19,7 @@ from ..domain.players import Player
 from ..domain.pulkas import Stamp, Standing
 from ..domain.refusals import NotFound, Refused
 from ..domain.results import Result
-from ...words import Msg
+from ...i18n.words import Msg
 from .db import Database
 from .models import AccessRow, DealRow, PlayerRow, PulkaRow, SeatRow, ShareRow
 from .pulkas import PulkaStore

@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ... import i18n_engine, pulyafile
+from ...i18n import translate
+from ...files import pulyafile
 from ...engine import Column, DealResult, Entry, Points, Sheet, Strain, Text, defenders
 from ...render.text import describe, points, signed
-from ...words import Msg
+from ...i18n.words import Msg
 from ..domain.deals import lone_whist_total
 from ..domain.pulkas import Pulka
 
@@ -23,7 +24,7 @@ IN_COLUMN = {Column.PULYA: Msg("{player}: pulya {points}"), Column.GORA: Msg("{p
 
 def say(text: Text, names: Sequence[str], language: str) -> str:
     """A text (the web's or the engine's) in `language`."""
-    return i18n_engine.writer(names, language)(text)
+    return translate.writer(names, language)(text)
 
 
 def entry_view(entry: Entry, names: Sequence[str], language: str) -> dict[str, Any]:

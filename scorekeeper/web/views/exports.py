@@ -7,8 +7,9 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from ... import i18n_engine, pulyafile
-from ...words import Msg
+from ...i18n import translate
+from ...files import pulyafile
+from ...i18n.words import Msg
 from ..domain.pulkas import Pulka
 from .filters import jsonable
 
@@ -38,7 +39,7 @@ def protocol_csv(protocol: Sequence[dict[str, Any]], names: Sequence[str], langu
     """The protocol (deal views), one line per entry, its words in `language`."""
     out = io.StringIO()
     writer = csv.writer(out)
-    say = i18n_engine.writer(names, language)
+    say = translate.writer(names, language)
 
     def number(value: object) -> object:
         """A point as a spreadsheet in the language reads it: 2.5, or 2,5 in Russian."""

@@ -10,8 +10,8 @@ from typing import Any
 
 from ...engine import Gettext, Ngettext, Settlement, Text, replay
 from ...render.steps import steps
-from ...settled import Settled
-from ...sheetfile import PaperSheet
+from ...engine.settled import Settled
+from ...files.sheetfile import PaperSheet
 from ..domain.paper import PRESETS, RATES, SEATS
 from .gate import Gate
 from .settlement import settlement as settlement_view

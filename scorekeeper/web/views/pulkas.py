@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from ...engine import Column
 from ...render.svg import POSITIONS, sheet_svg
 from ...render.text import filename
-from ...settled import Settled, settled
+from ...engine.settled import Settled, settled
 from ..domain.pulkas import Pulka, Standing, Summary
 from . import deals, exports, settlement
 from .filters import jsonable

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...engine import Settlement
 from ...engine.cash import cash_transfers, in_cash
-from ...settled import Settled
+from ...engine.settled import Settled
 
 # The units a table settles in cash, in its currency (a cent: as exact as money goes).
 CASH_UNITS = tuple(Decimal(unit) for unit in ("0.01", "0.10", "0.50", "1", "5", "10", "50", "100", "500", "1000"))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from .engine import Points, Rules, Settlement, Sheet, settle
+from . import Points, Rules, Settlement, Sheet, settle
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ from datetime import datetime
 from typing import Any
 
 from .columns import columns_json, read_columns
-from .engine import Code, Problem, Rules, Sheet, quoted, settle
+from ..engine import Code, Problem, Rules, Sheet, quoted, settle
 from .pulyafile import MISSING, RESULT_FORMAT, FileError, check_players, decode, describe_problems, read_rules, settlement_json
-from .settled import Settled, settled
-from .words import Msg
+from ..engine.settled import Settled, settled
+from ..i18n.words import Msg
 
 FORMAT = "pulya-sheet/1"
 _KEYS = {"format", "name", "currency", "started", "players", "rules", "pulya", "pulya_counts_down", "gora", "whists"}

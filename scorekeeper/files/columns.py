@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .engine import Code, Points, Problem, PulkaEnd, Rules, Sheet, json_value, paper_sheet, quoted
-from .words import Msg
+from ..engine import Code, Points, Problem, PulkaEnd, Rules, Sheet, json_value, paper_sheet, quoted
+from ..i18n.words import Msg
 
 MOST_PULYA = 10_000
 MOST_GORA = 10_000

@@ -14,10 +14,10 @@ with the `engine` domain loaded) writes a text with it directly:
 `text.render(names, translations.gettext, translations.ngettext)`. Not through
 flask_babel.gettext: that formats with %, and the templates have braces.
 
-`python -m scorekeeper.i18n_engine > engine.pot` writes the catalog template of
+`python -m scorekeeper.i18n.translate > engine.pot` writes the catalog template of
 the declared texts; `pybabel update --no-wrap -i engine.pot -D engine -d
 scorekeeper/translations` then brings each catalog up to date, keeping its
-translations (tests/test_i18n_engine.py fails while one is missing).
+translations (tests/test_i18n_translate.py fails while one is missing).
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from . import __version__
-from .engine import Text, all_texts
+from .. import __version__
+from ..engine import Text, all_texts
 
 DOMAIN = "engine"
-TRANSLATIONS = Path(__file__).with_name("translations")
+TRANSLATIONS = Path(__file__).parents[1] / "translations"
 
 
 def catalog_path(language: str) -> Path:

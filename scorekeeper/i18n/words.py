@@ -1,10 +1,10 @@
 """`Msg`: a text of the web's `messages` catalog, declared where it is used (pure: no Flask).
 
 The engine declares its texts as constants of its own catalog (scorekeeper.engine.texts,
-scorekeeper.i18n_engine); the web and the renderers declare theirs with `Msg`, whose calls
-scorekeeper.catalogs extracts into messages.po like gettext's. A `Msg` is the engine's `Text`, so
+scorekeeper.i18n.translate); the web and the renderers declare theirs with `Msg`, whose calls
+scorekeeper.i18n.catalogs extracts into messages.po like gettext's. A `Msg` is the engine's `Text`, so
 it carries its values until an edge writes it in a language: `text.render(names, gettext,
-ngettext)` with `i18n_engine.catalog(language)` (the web's texts and the engine's), or
+ngettext)` with `translate.catalog(language)` (the web's texts and the engine's), or
 `text.text(names)` in English.
 
     Msg("the username {username} is taken")(username="'anna'")
@@ -13,7 +13,7 @@ ngettext)` with `i18n_engine.catalog(language)` (the web's texts and the engine'
 
 from __future__ import annotations
 
-from .engine import Text
+from ..engine import Text
 
 
 def Msg(msgid: str, plural: str | None = None, count: str | None = None) -> Text:  # noqa: N802 (a marker)

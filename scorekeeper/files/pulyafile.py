@@ -17,13 +17,13 @@ from fractions import Fraction
 from typing import Any, NamedTuple, TextIO
 
 from .columns import columns_json, read_opening
-from .engine import (
+from ..engine import (
     Code, Contract, Deal, DealResult, DealType, Entry, Problem, PulkaError, Replay, Rules, RulesError, Settlement,
     Sheet, Text, json_value, quoted, replay, settle,
 )
-from .engine.settlement import round_half_away
-from .settled import Settled, settled
-from .words import Msg
+from ..engine.settlement import round_half_away
+from ..engine.settled import Settled, settled
+from ..i18n.words import Msg
 
 FORMAT = "pulya/1"
 RESULT_FORMAT = "pulya-result/1"

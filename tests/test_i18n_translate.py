@@ -9,7 +9,7 @@ from babel.messages.pofile import read_po
 from scorekeeper.engine import Contract, Deal, DealType, PulkaError, Rules, RulesError, Seat, Strain, Word, all_texts
 from scorekeeper.engine import replay as replay_deals
 from scorekeeper.engine.scoring import HELP_WHISTS, MISERE_TOOK, RASPASY_GORA_NTH
-from scorekeeper.i18n_engine import catalog_path, render, template, translations
+from scorekeeper.i18n.translate import catalog_path, render, template, translations
 
 NAMES = ("Анна", "Борис", "Вера")
 ANNA, BORIS, VERA = range(3)

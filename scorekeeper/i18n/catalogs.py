@@ -1,12 +1,12 @@
 """The translation catalogs: brought up to date from the sources, compiled, and checked.
 
 Two domains: `messages`, every text of the templates and of the web code (Flask-Babel's gettext,
-ngettext, lazy_gettext); `engine`, the engine's declared texts (scorekeeper.i18n_engine). Each
+ngettext, lazy_gettext); `engine`, the engine's declared texts (scorekeeper.i18n.translate). Each
 language has a .po per domain under scorekeeper/translations/<language>/LC_MESSAGES; the web's is
 compiled to the .mo Flask-Babel reads, committed beside it.
 
-    python -m scorekeeper.catalogs           # after changing a text: new msgids appear untranslated
-    python -m scorekeeper.catalogs --check   # what the tests assert: nothing untranslated, .mo in step
+    python -m scorekeeper.i18n.catalogs           # after changing a text: new msgids appear untranslated
+    python -m scorekeeper.i18n.catalogs --check   # what the tests assert: nothing untranslated, .mo in step
 
 Run from a checkout (the templates sit beside the package there).
 """
@@ -22,10 +22,11 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from . import __version__, i18n_engine
+from .. import __version__
+from . import translate
 
-ROOT = Path(__file__).resolve().parent.parent
-TRANSLATIONS = i18n_engine.TRANSLATIONS
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATIONS = translate.TRANSLATIONS
 LANGUAGES = ("ru",)  # English is the msgids themselves
 LANGUAGE_TEAMS = {"ru": "Russian"}
 DOMAIN = "messages"
@@ -71,7 +72,7 @@ def update() -> None:
     """Each language's catalogs brought up to date with the sources (translations kept, new texts empty,
     texts no longer used dropped), and the web's compiled."""
     for language in LANGUAGES:
-        for domain, source in ((DOMAIN, template()), (i18n_engine.DOMAIN, i18n_engine.template())):
+        for domain, source in ((DOMAIN, template()), (translate.DOMAIN, translate.template())):
             catalog = read(language, domain)
             dates = catalog.creation_date, catalog.revision_date  # kept: a run that changes no text changes no byte
             catalog.update(source, no_fuzzy_matching=True)
@@ -92,7 +93,7 @@ def problems() -> list[str]:
     translation of a text no longer used, a .mo that is not its .po compiled."""
     found = []
     for language in LANGUAGES:
-        for domain, source in ((DOMAIN, template()), (i18n_engine.DOMAIN, i18n_engine.template())):
+        for domain, source in ((DOMAIN, template()), (translate.DOMAIN, translate.template())):
             catalog = read(language, domain)
             for message in source:
                 if not message.id:
@@ -108,7 +109,7 @@ def problems() -> list[str]:
                     found.append(f"{language}/{domain}: {message.id!r} is no longer used")
         mo = po_path(language).with_suffix(".mo")
         if not mo.is_file() or mo.read_bytes() != compiled(read(language)):
-            found.append(f"{language}: {mo.name} is not {DOMAIN}.po compiled: run python -m scorekeeper.catalogs")
+            found.append(f"{language}: {mo.name} is not {DOMAIN}.po compiled: run python -m scorekeeper.i18n.catalogs")
     return found
 
 
