@@ -3,5 +3,5 @@ settings, accounts and share links, the limits, the refusals, how requests are r
 idempotency records.
 
 The import rule: the engine, the pulka file and the standard library, nothing else (no Flask, Werkzeug,
-SQLAlchemy, WTForms). tests/web/test_layers.py checks it in a fresh interpreter.
+SQLAlchemy, WTForms). tests/web/system/test_layers.py checks it in a fresh interpreter.
 """

@@ -1,0 +1,267 @@
+"""Idempotency keys: a write sent again with its key answers what the first one answered and stores nothing
+new; the key with another request is refused; keys are the caller's own, per route; the app's forms carry
+a fresh one each. (Across real server processes, and a server killed mid-stream: test_nothing_lost.py.)"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import text, update
+
+from scorekeeper.engine import Rules
+from scorekeeper.files.pulyafile import read_deal
+from scorekeeper.web.domain.idempotency import Answer, Once
+from scorekeeper.web.domain.pulkas import Settings
+from scorekeeper.web.services import deals, pulkas
+from scorekeeper.web.store.keys import KeyStore
+from scorekeeper.web.store.models import IdempotencyRow, now
+
+from ..conftest import SOCHI, add, create, form_fields, rows, signed_in, snapshot, sochi
+from ..test_pages import new_pulka_form
+
+RASPASY = {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}
+
+
+def key(value: str) -> dict[str, str]:
+    return {"Idempotency-Key": value}
+
+
+# Each API write, on the pulka of rules.md §10 with its first two deals: (method, path, body).
+API_WRITES = {
+    "add": ("POST", "/api/v1/pulkas/{uid}/deals", SOCHI["deals"][2]),
+    "edit": ("PUT", "/api/v1/pulkas/{uid}/deals/2", SOCHI["deals"][1]),
+    "delete": ("DELETE", "/api/v1/pulkas/{uid}/deals/2", None),  # the last: sent again, it would be 404
+    "undo": ("POST", "/api/v1/pulkas/{uid}/undo", None),  # sent again, it would take back deal 1 too
+    "create": ("POST", "/api/v1/pulkas", {"players": ["A", "B", "C"]}),
+    "import": ("POST", "/api/v1/import", SOCHI),
+}
+
+
+@pytest.mark.parametrize("write", sorted(API_WRITES))
+def test_an_api_write_sent_again_answers_the_first_answer_and_stores_nothing(app, client, write):
+    method, path, body = API_WRITES[write]
+    path = path.format(uid=sochi(client, 2))
+    first = client.open(path, method=method, json=body, headers=key("k-1"))
+    assert first.status_code in (200, 201), first.json
+    assert "Idempotent-Replayed" not in first.headers
+    stored = snapshot(app)
+    again = client.open(path, method=method, json=body, headers=key("k-1"))
+    assert (again.status_code, again.json, again.headers.get("Location")) == \
+           (first.status_code, first.json, first.headers.get("Location"))
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert snapshot(app) == stored
+
+
+def test_the_key_with_another_request_is_refused(app, client):
+    uid = create(client)
+    assert add(client, uid, RASPASY).status_code == 201
+    assert client.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY, headers=key("k-1")).status_code == 201
+    stored = snapshot(app)
+    other = {"type": "raspasy", "tricks": {"A": 4, "B": 3, "C": 3}}
+    refused = client.post(f"/api/v1/pulkas/{uid}/deals", json=other, headers=key("k-1"))
+    assert (refused.status_code, refused.json["error"]["code"]) == (422, "idempotency_key_reused")
+    assert snapshot(app) == stored
+    # The same request, however its JSON is spaced and ordered, is the same request.
+    same = json.dumps({"tricks": {"C": 4, "B": 3, "A": 3}, "type": "raspasy"}, indent=2)
+    again = client.post(f"/api/v1/pulkas/{uid}/deals", data=same, content_type="application/json", headers=key("k-1"))
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+
+
+def test_keys_are_the_callers_own_on_each_route(app, client):
+    """One key value, sent by the owner, a scorer link and another account, and on two pulkas: each a write
+    of its own. A link's keys are the link's: its retry is answered from them."""
+    mine, other_pulka = create(client), create(client)
+    scorer = app.test_client()
+    scorer.environ_base["HTTP_AUTHORIZATION"] = "Bearer " + client.post(
+        f"/api/v1/pulkas/{mine}/shares", json={"role": "scorer"}).json["token"]
+    other = signed_in(app, "other", "a long password")
+    theirs = create(other)
+    sent = [(client, mine), (scorer, mine), (client, other_pulka), (other, theirs)]
+    for caller, uid in sent:
+        response = caller.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY, headers=key("same"))
+        assert response.status_code == 201 and "Idempotent-Replayed" not in response.headers
+    assert [client.get(f"/api/v1/pulkas/{uid}").json["deals"] for uid in (mine, other_pulka)] == [2, 1]
+    again = scorer.post(f"/api/v1/pulkas/{mine}/deals", json=RASPASY, headers=key("same"))
+    assert again.headers["Idempotent-Replayed"] == "true" and again.json["n"] == 2
+    with app.extensions["scorekeeper"].db.engine.connect() as connection:
+        scopes = connection.execute(text("SELECT scope FROM idempotency_keys")).scalars().all()
+    assert sorted(s.split(":")[0] for s in scopes) == ["account", "account", "account", "share"]
+
+
+def _first_look_finds_nothing(monkeypatch) -> None:
+    """The retry looks its key up before the first request's transaction commits: it finds nothing there."""
+    real, looks = KeyStore.answered, []
+
+    def answered(self, once):
+        looks.append(once)
+        return None if len(looks) == 1 else real(self, once)
+
+    monkeypatch.setattr(KeyStore, "answered", answered)
+
+
+@pytest.mark.parametrize("write", ["add", "import"])
+def test_a_retry_that_came_while_the_first_was_written_finds_its_key_in_the_write(app, client, monkeypatch, write):
+    """A deal's retry waits for the pulka's lock and finds the key under it; a new pulka's retry is refused
+    by the key's unique constraint. Either answers the first answer, and stores nothing."""
+    method, path, body = API_WRITES[write]
+    path = path.format(uid=create(client))
+    first = client.open(path, method=method, json=body, headers=key("k-1"))
+    stored = snapshot(app)
+    _first_look_finds_nothing(monkeypatch)
+    again = client.open(path, method=method, json=body, headers=key("k-1"))
+    assert (again.status_code, again.json) == (first.status_code, first.json)
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert snapshot(app) == stored
+
+
+def test_the_same_request_sent_at_once_by_many_threads_is_made_once(app, client):
+    uid = create(client)
+    gate = threading.Barrier(8, timeout=10)
+    answers = []
+
+    def send():
+        gate.wait()
+        response = client.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY, headers=key("k-1"))
+        answers.append((response.status_code, response.json["n"]))
+
+    threads = [threading.Thread(target=send) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == [(201, 1)] * 8
+    assert client.get(f"/api/v1/pulkas/{uid}").json["deals"] == 1
+
+
+def test_the_key_is_stored_with_the_write_or_not_at_all(repo, owner):
+    pulka = pulkas.create_pulka(repo.pulkas, owner, Settings("t", "", ("A", "B", "C"), 0, Rules.of("sochi")))
+    deal, _ = read_deal(RASPASY, {"A": 0, "B": 1, "C": 2}, 1)
+    before = rows(repo)
+
+    def cannot_answer(saved):
+        raise RuntimeError("the answer could not be built")
+
+    with pytest.raises(RuntimeError):
+        deals.add_deal(repo.pulkas, pulka.uid, deal, once=Once("account:1", "POST /deals", "k-1", "f", cannot_answer))
+    assert rows(repo) == before  # neither the deal nor the key
+    once = Once("account:1", "POST /deals", "k-1", "f", lambda saved: Answer(201, str(len(saved.deals))))
+    deals.add_deal(repo.pulkas, pulka.uid, deal, once=once)
+    assert once.given == Answer(201, "1") == repo.keys.answered(once)
+    assert len(repo.pulkas.get(pulka.uid).deals) == 1
+
+
+def test_a_refused_write_keeps_no_key(app, client):
+    uid = create(client)
+    stored = snapshot(app)
+    bad = {"type": "raspasy", "tricks": {"A": 4, "B": 4, "C": 4}}
+    assert client.post(f"/api/v1/pulkas/{uid}/deals", json=bad, headers=key("k-1")).status_code == 422
+    assert snapshot(app) == stored
+    # Sent again it is tried again; the key is free for a request that is stored.
+    assert client.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY, headers=key("k-1")).status_code == 201
+
+
+@pytest.mark.parametrize("value", ["x" * 101, "ключ", "a\tb"])
+def test_a_key_that_is_not_printable_ascii_is_refused(client, value):
+    uid = create(client)
+    response = client.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY, headers=key(value))
+    assert (response.status_code, response.json["error"]["field"]) == (400, "Idempotency-Key")
+
+
+def test_keys_are_kept_a_day_and_dropped_after_once_an_hour(app, client):
+    repo = app.extensions["scorekeeper"]
+    uid = create(client)
+    for value in ("old", "young"):
+        assert client.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY, headers=key(value)).status_code == 201
+
+    def age(value: str, hours: int) -> None:
+        with repo.db.engine.begin() as connection:
+            connection.execute(update(IdempotencyRow).where(IdempotencyRow.key == value)
+                               .values(created_at=now() - timedelta(hours=hours)))
+
+    def kept() -> list[str]:
+        with repo.db.engine.connect() as connection:
+            return sorted(connection.execute(text("SELECT key FROM idempotency_keys")).scalars())
+
+    age("old", 25)
+    age("young", 23)
+    repo.keys._swept = None  # as in a process that has not swept yet
+    assert client.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY, headers=key("new")).status_code == 201
+    assert kept() == ["new", "young"]
+    assert client.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY, headers=key("young")).headers["Idempotent-Replayed"]
+    age("young", 25)  # the next sweep is an hour away: it stays until then
+    assert client.post(f"/api/v1/pulkas/{uid}/deals", json=RASPASY, headers=key("newer")).status_code == 201
+    assert kept() == ["new", "newer", "young"]
+
+
+def test_the_openapi_document_gives_the_header_to_every_write_that_takes_it(app, client):
+    document = client.get("/api/v1/openapi.json").json
+    documented = {(path, method) for path, operations in document["paths"].items()
+                  for method, operation in operations.items() if method != "parameters"
+                  and any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", []))}
+    routes = {(re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule), method.lower())
+              for rule in app.url_map.iter_rules() if rule.endpoint.startswith("api.")
+              and getattr(app.view_functions[rule.endpoint], "idempotent", False)
+              for method in rule.methods - {"HEAD", "OPTIONS"}}
+    assert documented == routes and len(routes) == 13  # the ledger's five among them
+
+
+# -- the pages ---------------------------------------------------------------------------------------
+
+
+def field(page: str) -> str:
+    """The idempotency key a page's (first) form carries."""
+    return re.search(r'name="idempotency_key" value="([^"]+)"', page).group(1)
+
+
+def test_each_form_shown_carries_a_fresh_key(app, client):
+    uid = sochi(client, 2)
+    for path in (f"/p/{uid}", f"/p/{uid}/history", f"/p/{uid}/deal", f"/p/{uid}/deals/1/edit",
+                 f"/p/{uid}/deals/2/delete", "/import", "/new"):
+        keys = {field(client.get(path).get_data(as_text=True)) for _ in range(2)}
+        assert len(keys) == 2, path  # the sheet too, though its page is kept per version
+
+
+def _posted_twice(app, client, path: str, form: dict[str, str]):
+    first = client.post(path, data=form | {"idempotency_key": "k-1"})
+    assert first.status_code == 302, first.get_data(as_text=True)[:500]
+    flashed = flashes(client.get(first.headers["Location"]))
+    stored = snapshot(app)
+    again = client.post(path, data=form | {"idempotency_key": "k-1"})
+    assert (again.status_code, again.headers["Location"], again.headers["Idempotent-Replayed"]) == \
+           (302, first.headers["Location"], "true")
+    assert flashes(client.get(again.headers["Location"])) == flashed
+    assert snapshot(app) == stored
+    return flashed
+
+
+def flashes(response) -> list[str]:
+    """The messages a page shows after a write, the undo's offer to restore the deal among them."""
+    page = response.get_data(as_text=True)
+    return (re.findall(r'<p class="flash[^"]*" role="status">([^<]*)</p>', page)
+            + re.findall(r'class="flash flash-undone" role="status">.*?<span>([^<]*)</span>', page, re.S))
+
+
+def test_a_deal_form_sent_twice_saves_one_deal(app, client):
+    uid = sochi(client, 2)
+    page = _posted_twice(app, client, f"/p/{uid}/deal", form_fields(SOCHI["deals"][2]))
+    assert page[0].startswith("Deal 3 saved")
+    version = str(client.get(f"/api/v1/pulkas/{uid}").json["version"])
+    assert _posted_twice(app, client, f"/p/{uid}/deals/3/edit", form_fields(SOCHI["deals"][2]) | {"version": version})
+    assert client.get(f"/api/v1/pulkas/{uid}").json["deals"] == 3
+
+
+def test_undo_and_delete_sent_twice_take_back_one_deal(app, client):
+    uid = sochi(client, 4)
+    assert _posted_twice(app, client, f"/p/{uid}/undo", {}) == ["Deal 4 removed —"]
+    assert _posted_twice(app, client, f"/p/{uid}/deals/3/delete", {}) == ["Deal 3 deleted; the sheet is scored again."]
+    assert client.get(f"/api/v1/pulkas/{uid}").json["deals"] == 2
+
+
+def test_a_new_pulka_or_an_import_sent_twice_makes_one(app, client):
+    _posted_twice(app, client, "/new", new_pulka_form())
+    _posted_twice(app, client, "/import", {"text": json.dumps(SOCHI), "name": "Imported"})
+    assert sorted(p["name"] for p in client.get("/api/v1/pulkas").json["pulkas"]) == ["Friday", "Imported"]
