@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine
+from sqlalchemy import text as sql
 from sqlalchemy.engine import make_url
 
 from scorekeeper.web import create_app
@@ -32,10 +34,10 @@ def database_url(request, tmp_path):
     schema = f"test_{uuid.uuid4().hex[:16]}"
     admin = create_engine(base)
     with admin.begin() as connection:
-        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+        connection.execute(sql(f'CREATE SCHEMA "{schema}"'))
     yield make_url(base).update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
     with admin.begin() as connection:
-        connection.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        connection.execute(sql(f'DROP SCHEMA "{schema}" CASCADE'))
     admin.dispose()
 
 
@@ -105,6 +107,13 @@ def rows(repo: Store) -> dict[str, list[str]]:
     with repo.db.engine.connect() as connection:
         return {table.name: sorted(repr(tuple(row)) for row in connection.execute(table.select()))
                 for table in Base.metadata.sorted_tables}
+
+
+def text(response) -> str:
+    """The page's visible text, tags stripped, whitespace collapsed."""
+    body = re.sub(r"<(script|style|template)[^>]*>.*?</\1>", " ", response.get_data(as_text=True), flags=re.S)
+    body = re.sub(r'<wbr>|<span class="n">([^<]*)</span>', r"\1", body)  # a chain's numbers: 2.3.10
+    return " ".join(re.sub(r"<[^>]+>", " ", body).split())
 
 
 # -- building pulkas -----------------------------------------------------------------------------

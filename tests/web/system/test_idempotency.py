@@ -21,7 +21,7 @@ from scorekeeper.web.store.keys import KeyStore
 from scorekeeper.web.store.models import IdempotencyRow, now
 
 from ..conftest import SOCHI, add, create, form_fields, rows, signed_in, snapshot, sochi
-from ..test_pages import new_pulka_form
+from ..pulkas.test_pulka_pages import new_pulka_form
 
 RASPASY = {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}
 

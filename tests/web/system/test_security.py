@@ -55,7 +55,7 @@ def test_csv_cells_that_would_start_a_formula_are_neutralised(client):
     cells = [cell for row in rows[1:] for cell in row]
     assert "'=HYPERLINK(\"http://x\")" in cells and "'+Boris" in cells and "'@Vera" in cells
     assert not any(cell[:1] in "=+@\t\r" for cell in cells if cell)
-    assert sorted(row[11] for row in rows[1:]) == ["1", "4", "5"]  # numbers stay numbers (test_pages: -1 too)
+    assert sorted(row[11] for row in rows[1:]) == ["1", "4", "5"]  # numbers stay numbers (pulkas/test_pulka_pages.py: -1 too)
 
 
 def test_a_body_larger_than_the_limit_is_refused_unread(database_url, tmp_path, monkeypatch):
