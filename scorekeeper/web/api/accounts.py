@@ -8,7 +8,8 @@ from flask.typing import ResponseReturnValue
 from ...i18n.words import Msg
 from ..domain.accounts import TOKEN_PREFIX
 from ..domain.refusals import Refused
-from ..edge.access import caller
+from ..edge.access import Need, needs
+from ..edge.caller import caller
 from ..edge.context import store
 from ..edge.inputs import json_body
 from ..services import accounts as account_service
@@ -16,6 +17,7 @@ from .blueprint import bp
 
 
 @bp.post("/accounts")
+@needs(Need.ANYONE)  # open registration, or the administrator: decided by the use case
 def create_account() -> ResponseReturnValue:
     """A new account: while registration is open, or by the administrator's token."""
     data = json_body()
@@ -25,6 +27,7 @@ def create_account() -> ResponseReturnValue:
 
 
 @bp.post("/tokens")
+@needs(Need.ANYONE)
 def create_token() -> ResponseReturnValue:
     """A token for `Authorization: Bearer`, in exchange for the username and password."""
     data = json_body()
@@ -34,6 +37,7 @@ def create_token() -> ResponseReturnValue:
 
 
 @bp.delete("/tokens/current")
+@needs(Need.ACCOUNT)
 def revoke_token() -> ResponseReturnValue:
     """Revoke the token this request carries."""
     token = caller().bearer

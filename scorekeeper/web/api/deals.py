@@ -13,7 +13,8 @@ from ..domain.deals import deal_from_fields
 from ..domain.idempotency import Answer
 from ..domain.pulkas import Pulka
 from ..domain.reading import read_deal, read_number
-from ..edge.access import actor
+from ..edge.access import Need, needs
+from ..edge.caller import actor
 from ..edge.context import store
 from ..edge.i18n import language
 from ..edge.idempotency import idempotent, json_answer, write
@@ -42,12 +43,14 @@ def _counts(pulka: Pulka) -> Answer:
 
 
 @bp.get("/pulkas/<uid>/deals")
+@needs(Need.READ)
 def list_deals(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     return jsonify({"version": pulka.version, "deals": jsonable(presenter(pulka).protocol)})
 
 
 @bp.post("/pulkas/<uid>/deals")
+@needs(Need.SCORE)
 @idempotent
 def add_deal(uid: str) -> ResponseReturnValue:
     data = json_body()
@@ -63,6 +66,7 @@ def add_deal(uid: str) -> ResponseReturnValue:
 
 
 @bp.post("/pulkas/<uid>/deals/preview")
+@needs(Need.SCORE)
 def preview_deal(uid: str) -> ResponseReturnValue:
     """What a deal would write, without storing it. Takes the API's JSON deal, or the deal form's own
     fields (form-encoded, seats as numbers) so the page's live preview shares the form's reading."""
@@ -83,11 +87,13 @@ def preview_deal(uid: str) -> ResponseReturnValue:
 
 
 @bp.get("/pulkas/<uid>/deals/<int:number>")
+@needs(Need.READ)
 def get_deal(uid: str, number: int) -> ResponseReturnValue:
     return jsonify(deal_json(presenter(pulka_service.get_pulka(store().pulkas, uid)), number))
 
 
 @bp.put("/pulkas/<uid>/deals/<int:number>")
+@needs(Need.SCORE)
 @idempotent
 def edit_deal(uid: str, number: int) -> ResponseReturnValue:
     data = json_body()
@@ -100,6 +106,7 @@ def edit_deal(uid: str, number: int) -> ResponseReturnValue:
 
 
 @bp.delete("/pulkas/<uid>/deals/<int:number>")
+@needs(Need.SCORE)
 @idempotent
 def delete_deal(uid: str, number: int) -> ResponseReturnValue:
     expected = version_sent({})
@@ -107,6 +114,7 @@ def delete_deal(uid: str, number: int) -> ResponseReturnValue:
 
 
 @bp.post("/pulkas/<uid>/undo")
+@needs(Need.SCORE)
 @idempotent
 def undo(uid: str) -> ResponseReturnValue:
     expected = version_sent(json_body(optional=True))

@@ -10,7 +10,8 @@ from flask.typing import ResponseReturnValue
 
 from ...engine import Debt, Payoff
 from ..domain.ledger import Entry, Ledger, Line, Row, read_cash
-from ..edge.access import actor, me
+from ..edge.access import Need, needs
+from ..edge.caller import actor, me
 from ..edge.context import store
 from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import json_body
@@ -58,12 +59,14 @@ def ledger_json(book: Ledger, cash: Decimal | None = None) -> dict[str, object]:
 
 
 @bp.get("/ledger")
+@needs(Need.ACCOUNT)  # the account's, and the lines of pulkas shared with it
 def ledger() -> ResponseReturnValue:
     cash = read_cash(request.args.get("cash"))
     return ledger_json(ledger_service.ledger(store().ledger, me(), request.args.get("currency")), cash)
 
 
 @bp.post("/ledger/payments")
+@needs(Need.ACCOUNT)  # the ledger's owner writes, as the use case decides
 @idempotent
 def add_payment() -> ResponseReturnValue:
     body = json_body()
@@ -72,6 +75,7 @@ def add_payment() -> ResponseReturnValue:
 
 
 @bp.delete("/ledger/payments/<payment>")
+@needs(Need.ACCOUNT)
 @idempotent
 def take_back_payment(payment: str) -> ResponseReturnValue:
     return write(lambda once: ledger_service.take_back(store().ledger, me(), payment, actor(), once),
@@ -79,6 +83,7 @@ def take_back_payment(payment: str) -> ResponseReturnValue:
 
 
 @bp.post("/ledger/obligations/<obligation>/paid")
+@needs(Need.ACCOUNT)
 @idempotent
 def mark_paid(obligation: str) -> ResponseReturnValue:
     json_body(optional=True)  # none is needed; one sent must still be JSON, as on every POST
@@ -87,6 +92,7 @@ def mark_paid(obligation: str) -> ResponseReturnValue:
 
 
 @bp.delete("/ledger/obligations/<obligation>/paid")
+@needs(Need.ACCOUNT)
 @idempotent
 def unmark_paid(obligation: str) -> ResponseReturnValue:
     return write(lambda once: ledger_service.mark(store().ledger, me(), obligation, actor(), False, once),
@@ -94,6 +100,7 @@ def unmark_paid(obligation: str) -> ResponseReturnValue:
 
 
 @bp.post("/ledger/settle-up")
+@needs(Need.ACCOUNT)
 @idempotent
 def record_settle_up() -> ResponseReturnValue:
     body = json_body()

@@ -10,10 +10,12 @@ from ...files import sheetfile
 from ...i18n.words import Msg
 from ..domain.paper import read_sheet_text
 from ..domain.refusals import ErrorCode, Refused
+from ..edge.access import Need, needs
 from .blueprint import bp
 
 
 @bp.post("/settle")
+@needs(Need.ANYONE)  # a paper sheet's settlement: nothing is stored
 def settle() -> ResponseReturnValue:
     if not request.is_json:
         raise Refused(Msg("send the sheet as application/json"), code=ErrorCode.UNSUPPORTED_MEDIA_TYPE)

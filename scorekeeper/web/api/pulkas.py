@@ -18,7 +18,8 @@ from ..domain.pulkas import Pulka, read_settings
 from ..domain.reading import read_number, read_pulka_file
 from ..domain.refusals import ErrorCode, Refused
 from ..edge import i18n
-from ..edge.access import actor, me
+from ..edge.access import Need, needs
+from ..edge.caller import actor, me
 from ..edge.context import store
 from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import json_body, version_sent
@@ -44,6 +45,7 @@ def _created(pulka: Pulka) -> Answer:
 
 
 @bp.get("/pulkas")
+@needs(Need.ACCOUNT)
 def list_pulkas() -> ResponseReturnValue:
     return jsonify({"pulkas": [{"id": s.uid, "name": s.name, "players": list(s.players), "deals": s.deals,
                                 "updated_at": s.updated_at.isoformat(), "role": s.role.value}
@@ -51,6 +53,7 @@ def list_pulkas() -> ResponseReturnValue:
 
 
 @bp.post("/pulkas")
+@needs(Need.ACCOUNT)
 @idempotent
 def create_pulka() -> ResponseReturnValue:
     body = json_body()
@@ -65,11 +68,13 @@ def create_pulka() -> ResponseReturnValue:
 
 
 @bp.get("/pulkas/<uid>")
+@needs(Need.READ)
 def get_pulka(uid: str) -> ResponseReturnValue:
     return jsonify(pulka_json(presenter(pulka_service.get_pulka(store().pulkas, uid))))
 
 
 @bp.patch("/pulkas/<uid>")
+@needs(Need.OWN)
 def patch_pulka(uid: str) -> ResponseReturnValue:
     data = json_body()
     expected = version_sent(data)
@@ -79,12 +84,14 @@ def patch_pulka(uid: str) -> ResponseReturnValue:
 
 
 @bp.delete("/pulkas/<uid>")
+@needs(Need.OWN)
 def delete_pulka(uid: str) -> ResponseReturnValue:
     pulka_service.delete_pulka(store().pulkas, uid)
     return "", 204
 
 
 @bp.get("/pulkas/<uid>/version")
+@needs(Need.READ, polled=True)
 def version(uid: str) -> ResponseReturnValue:
     """What a watching phone asks every few seconds: the version and the last change, with an ETag, so
     that while nothing changes the answer is an empty 304. `since`: the version the phone shows (its own
@@ -98,22 +105,26 @@ def version(uid: str) -> ResponseReturnValue:
 
 
 @bp.get("/pulkas/<uid>/sheet")
+@needs(Need.READ)
 def sheet(uid: str) -> ResponseReturnValue:
     return Response(presenter(pulka_service.get_pulka(store().pulkas, uid)).sheet_json, mimetype="application/json")
 
 
 @bp.get("/pulkas/<uid>/settlement")
+@needs(Need.READ)
 def settlement(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     return jsonify(jsonable(presenter(pulka).settlement) | {"version": pulka.version})
 
 
 @bp.get("/pulkas/<uid>/export")
+@needs(Need.READ)
 def export(uid: str) -> ResponseReturnValue:
     return Response(presenter(pulka_service.get_pulka(store().pulkas, uid)).export, mimetype="application/json")
 
 
 @bp.get("/pulkas/<uid>/pdf")
+@needs(Need.READ)
 def pdf(uid: str) -> ResponseReturnValue:
     view = presenter(pulka_service.get_pulka(store().pulkas, uid))
     orientation = request.args.get("orientation", "table")
@@ -123,6 +134,7 @@ def pdf(uid: str) -> ResponseReturnValue:
 
 
 @bp.post("/import")
+@needs(Need.ACCOUNT)
 @idempotent
 def import_pulka() -> ResponseReturnValue:
     if not request.is_json:

@@ -8,16 +8,19 @@ from flask.typing import ResponseReturnValue
 from ...engine import PARAMETERS, PRESETS
 from ...i18n.words import literal
 from ..edge import i18n
+from ..edge.access import Need, needs
 from .blueprint import bp
 from .openapi import document
 
 
 @bp.get("/openapi.json")
+@needs(Need.ANYONE)
 def openapi() -> ResponseReturnValue:
     return jsonify(document())
 
 
 @bp.get("/parameters")
+@needs(Need.ACCOUNT)
 def parameters() -> ResponseReturnValue:
     return jsonify({
         "parameters": [{"name": p.name, "kind": p.kind.value, "title": i18n.say(p.title or literal(p.name)),

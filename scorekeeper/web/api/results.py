@@ -6,7 +6,8 @@ from flask.typing import ResponseReturnValue
 
 from ..domain.idempotency import Answer
 from ..domain.pulkas import Pulka
-from ..edge.access import actor
+from ..edge.access import Need, needs
+from ..edge.caller import actor
 from ..edge.context import store
 from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import json_body, version_sent
@@ -21,6 +22,7 @@ def _answer(pulka: Pulka) -> Answer:
 
 
 @bp.post("/pulkas/<uid>/close")
+@needs(Need.OWN)
 @idempotent
 def close_pulka(uid: str) -> ResponseReturnValue:
     expected = version_sent(json_body(optional=True))
@@ -28,6 +30,7 @@ def close_pulka(uid: str) -> ResponseReturnValue:
 
 
 @bp.post("/pulkas/<uid>/reopen")
+@needs(Need.OWN)
 @idempotent
 def reopen_pulka(uid: str) -> ResponseReturnValue:
     expected = version_sent(json_body(optional=True))

@@ -9,6 +9,7 @@ from flask import jsonify
 from flask.typing import ResponseReturnValue
 
 from ..domain.shares import Share
+from ..edge.access import Need, needs
 from ..edge.context import store
 from ..edge.inputs import json_body
 from ..edge.presenting import share_url
@@ -25,12 +26,14 @@ def share_json(share: Share, players: Sequence[str]) -> dict[str, Any]:
 
 
 @bp.get("/pulkas/<uid>/shares")
+@needs(Need.OWN)
 def list_shares(uid: str) -> ResponseReturnValue:
     players = pulka_service.get_pulka(store().pulkas, uid).players
     return jsonify({"shares": [share_json(s, players) for s in share_service.list_shares(store().shares, uid)]})
 
 
 @bp.post("/pulkas/<uid>/shares")
+@needs(Need.OWN)
 def create_share(uid: str) -> ResponseReturnValue:
     data = json_body()
     players = pulka_service.get_pulka(store().pulkas, uid).players
@@ -40,6 +43,7 @@ def create_share(uid: str) -> ResponseReturnValue:
 
 
 @bp.delete("/pulkas/<uid>/shares/<share_id>")
+@needs(Need.OWN)
 def delete_share(uid: str, share_id: str) -> ResponseReturnValue:
     share_service.revoke_share(store().shares, uid, share_id)
     return "", 204

@@ -26,7 +26,7 @@ from ...i18n.words import Msg
 from ..domain.idempotency import Answer, Answered, Once
 from ..domain.limits import IDEMPOTENCY_KEY_MAX
 from ..domain.refusals import Refused
-from .access import scope
+from .caller import scope
 from .context import store
 
 T = TypeVar("T")

@@ -9,6 +9,7 @@ from functools import cache
 from flask import Blueprint, Response, render_template
 
 from ...resources import STATIC_DIR
+from .access import Need, needs
 
 bp = Blueprint("shell", __name__)
 
@@ -29,6 +30,7 @@ def _worker() -> str:
 
 
 @bp.get("/sw.js")
+@needs(Need.ANYONE)
 def worker() -> Response:
     # At the root, so that its scope is the whole site; never cached by the browser's HTTP cache, so a
     # new version is found at once.
@@ -36,11 +38,13 @@ def worker() -> Response:
 
 
 @bp.get("/offline")
+@needs(Need.ANYONE)
 def offline() -> str:
     return render_template("shell/offline.html")
 
 
 @bp.get("/outbox")
+@needs(Need.ANYONE)
 def outbox() -> str:
     """Where a write saved without a connection leads: it is kept on the phone (static/sw.js) and listed."""
     return render_template("shell/outbox.html")

@@ -12,7 +12,9 @@ from ..domain.accounts import Account
 from ..domain.reading import local_path
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import User, caller, end_session, my_account, start_session
+from ..edge.access import Need, needs
+from ..edge.caller import caller, my_account
+from ..edge.sessions import User, end_session, start_session
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors, waits
 from ..edge.security import remember_choice
@@ -40,6 +42,7 @@ def _next() -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@needs(Need.ANYONE)
 def login() -> ResponseReturnValue:
     form = LoginForm()
     if request.method == "GET":
@@ -55,6 +58,7 @@ def login() -> ResponseReturnValue:
 
 
 @bp.post("/logout")
+@needs(Need.ANYONE)
 def logout() -> ResponseReturnValue:
     logout_user()
     end_session()  # the next person on this phone starts with nothing of this one's
@@ -63,6 +67,7 @@ def logout() -> ResponseReturnValue:
 
 
 @bp.post("/language")
+@needs(Need.ANYONE)
 def language() -> ResponseReturnValue:
     """The switch on every page: remembered by this browser, and by the account when logged in."""
     choice = i18n.chosen(request.form.get("language"))
@@ -76,6 +81,7 @@ def language() -> ResponseReturnValue:
 
 
 @bp.route("/register", methods=["GET", "POST"])
+@needs(Need.ANYONE)
 def register() -> ResponseReturnValue:
     form = AccountForm()
     if not registration_open():
@@ -93,6 +99,7 @@ def register() -> ResponseReturnValue:
 
 
 @bp.route("/account", methods=["GET", "POST"])
+@needs(Need.ACCOUNT)
 def account() -> ResponseReturnValue:
     form = PasswordForm()
     who = my_account()
@@ -109,6 +116,7 @@ def account() -> ResponseReturnValue:
 
 
 @bp.route("/admin", methods=["GET", "POST"])
+@needs(Need.ADMIN)
 def admin() -> ResponseReturnValue:
     """Every account; a new one (how accounts are made while registration is closed)."""
     form = AccountForm()
@@ -127,6 +135,7 @@ def admin() -> ResponseReturnValue:
 
 
 @bp.post("/admin/accounts/<int:account_id>")
+@needs(Need.ADMIN)
 def admin_account(account_id: int) -> ResponseReturnValue:
     """Disable or enable an account, or set its password."""
     action = request.form.get("action")

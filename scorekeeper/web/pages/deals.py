@@ -15,7 +15,8 @@ from ..domain.pulkas import Pulka
 from ..domain.reading import read_deal
 from ..domain.refusals import Refused, VersionConflict
 from ..edge import i18n
-from ..edge.access import actor
+from ..edge.access import Need, needs
+from ..edge.caller import actor
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ConfirmForm, DealForm
@@ -30,6 +31,7 @@ from .pulkas import sheet
 
 
 @bp.post("/p/<uid>/undo")
+@needs(Need.SCORE)
 @idempotent
 def undo(uid: str) -> ResponseReturnValue:
     """Never lost silently: the deal taken back is kept with the undo, and the sheet and the history offer
@@ -48,6 +50,7 @@ def undo(uid: str) -> ResponseReturnValue:
 
 
 @bp.post("/p/<uid>/restore")
+@needs(Need.SCORE)
 @idempotent
 def restore(uid: str) -> ResponseReturnValue:
     """The deal an undo took back, added again as it was; refused (409, on the sheet as it is now) when the pulka
@@ -152,6 +155,7 @@ def _deal_saved(before: Pulka, saved: Pulka, number: int) -> Answer:
 
 
 @bp.route("/p/<uid>/deal", methods=["GET", "POST"])
+@needs(Need.SCORE)
 @idempotent
 def new_deal(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -168,6 +172,7 @@ def new_deal(uid: str) -> ResponseReturnValue:
 
 
 @bp.route("/p/<uid>/deals/<int:number>/edit", methods=["GET", "POST"])
+@needs(Need.SCORE)
 @idempotent
 def edit_deal(uid: str, number: int) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -178,6 +183,7 @@ def edit_deal(uid: str, number: int) -> ResponseReturnValue:
 
 
 @bp.route("/p/<uid>/deals/<int:number>/delete", methods=["GET", "POST"])
+@needs(Need.SCORE)
 @idempotent
 def delete_deal(uid: str, number: int) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -201,6 +207,7 @@ def delete_deal(uid: str, number: int) -> ResponseReturnValue:
 
 
 @bp.get("/p/<uid>/history")
+@needs(Need.READ)
 def history(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     return render_template("deals/history.html", pulka=pulka, deals=presenter(pulka).protocol, undo=ConfirmForm(),

@@ -13,7 +13,8 @@ from flask_babel import gettext
 from ..domain.idempotency import Once
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import actor, me
+from ..edge.access import Need, needs
+from ..edge.caller import actor, me
 from ..edge.context import store
 from ..edge.idempotency import idempotent, went, write
 from ..edge.presenting import csv_download
@@ -25,6 +26,7 @@ from .blueprint import bp
 
 
 @bp.get("/ledger")
+@needs(Need.ACCOUNT)
 def ledger() -> ResponseReturnValue:
     """The ledger; `?cash=10` (remembered by this browser, as on the settlement page) settles up in that unit."""
     book = ledger_service.ledger(store().ledger, me(), request.args.get("currency"))
@@ -38,6 +40,7 @@ def ledger() -> ResponseReturnValue:
 
 
 @bp.get("/ledger.csv")
+@needs(Need.ACCOUNT)
 def ledger_csv() -> ResponseReturnValue:
     book = ledger_service.ledger(store().ledger, me(), request.args.get("currency"))
     name = f"ledger-{book.currency or 'money'}.csv".encode("ascii", "replace").decode().replace("?", "_")
@@ -45,6 +48,7 @@ def ledger_csv() -> ResponseReturnValue:
 
 
 @bp.post("/ledger")
+@needs(Need.ACCOUNT)  # the ledger's owner writes, as the use case decides
 @idempotent
 def ledger_write() -> ResponseReturnValue:
     """One of the page's writes, by its `action`; a refusal is said on the page, and nothing is stored."""

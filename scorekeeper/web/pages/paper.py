@@ -17,7 +17,8 @@ from ...files.sheetfile import PaperSheet
 from ..domain.paper import grid_field, read_sheet, sheet_of_form
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import actor, caller, me
+from ..edge.access import Need, needs
+from ..edge.caller import actor, caller, me
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.idempotency import idempotent, went, write
@@ -41,6 +42,7 @@ def _page(form: Mapping[str, str], paper: PaperSheet | None = None, error: Refus
 
 
 @bp.route("/paper", methods=["GET", "POST"])
+@needs(Need.ANYONE)  # settling a paper sheet stores nothing
 def paper() -> ResponseReturnValue:
     form = request.form.to_dict() if request.method == "POST" else {}
     if not form:
@@ -52,6 +54,7 @@ def paper() -> ResponseReturnValue:
 
 
 @bp.post("/paper/pdf")
+@needs(Need.ANYONE)  # nor does its PDF
 def paper_pdf() -> ResponseReturnValue:
     """The sheet as the paper pulya drawn, its settlement step by step and its tables, as an A4 PDF."""
     form = request.form.to_dict()
@@ -67,6 +70,7 @@ def paper_pdf() -> ResponseReturnValue:
 
 
 @bp.post("/paper/keep")
+@needs(Need.ACCOUNT)
 @idempotent
 def keep_paper() -> ResponseReturnValue:
     form = request.form.to_dict()

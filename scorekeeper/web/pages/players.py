@@ -13,7 +13,8 @@ from ...engine import Filter
 from ..domain.players import FILTER_KEYS, FLOOR, filter_query, read_filter, read_name
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import me
+from ..edge.access import Need, needs
+from ..edge.caller import me
 from ..edge.context import store
 from ..edge.presenting import csv_download, download, gate
 from ..services import players as player_service
@@ -26,6 +27,7 @@ def _filter() -> Filter[str]:
 
 
 @bp.get("/players")
+@needs(Need.ACCOUNT)
 def players() -> ResponseReturnValue:
     f = _filter()
     circle = player_service.circle(store().players, me(), f)
@@ -34,12 +36,14 @@ def players() -> ResponseReturnValue:
 
 
 @bp.get("/p/<uid>/players/<seat:seat>")
+@needs(Need.ACCOUNT)
 def seat_player(uid: str, seat: int) -> ResponseReturnValue:
     """A name on a pulka's pages leads to that player's page (in the caller's circle, merges followed)."""
     return redirect(url_for(".player", player=player_service.seat_player(store().players, me(), uid, seat)))
 
 
 @bp.get("/players.csv")
+@needs(Need.ACCOUNT)
 def players_csv() -> ResponseReturnValue:
     """Every counted pulka of the circle, a row for each of its players."""
     f = _filter()
@@ -48,6 +52,7 @@ def players_csv() -> ResponseReturnValue:
 
 
 @bp.get("/players/<player>.csv")
+@needs(Need.ACCOUNT)
 def player_csv(player: str) -> ResponseReturnValue:
     """The player's counted pulkas, a row each."""
     circle, page = player_service.of_player(store().players, me(), player, _filter())
@@ -55,6 +60,7 @@ def player_csv(player: str) -> ResponseReturnValue:
 
 
 @bp.get("/players/<player>/deals.csv")
+@needs(Need.ACCOUNT)
 def player_deals_csv(player: str) -> ResponseReturnValue:
     """His deals in the counted pulkas, a row each: role, what it was, the whists it moved."""
     circle, page = player_service.of_player(store().players, me(), player, _filter())
@@ -62,6 +68,7 @@ def player_deals_csv(player: str) -> ResponseReturnValue:
 
 
 @bp.get("/players/<player>.pdf")
+@needs(Need.ACCOUNT)
 def player_pdf(player: str) -> ResponseReturnValue:
     """The player's page as A4, the same numbers and charts; made in a PDF worker when the gate lets it in."""
     from ...render.pdf import FONTS, html_pdf, in_worker
@@ -77,6 +84,7 @@ def player_pdf(player: str) -> ResponseReturnValue:
 
 
 @bp.route("/players/<player>", methods=["GET", "POST"])
+@needs(Need.ACCOUNT)
 def player(player: str) -> ResponseReturnValue:
     if request.method == "POST":
         return _edit(player)

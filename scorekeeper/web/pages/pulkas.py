@@ -23,7 +23,8 @@ from ..domain.pulkas import Pulka, read_settings
 from ..domain.reading import read_pulka_file
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import Caller, actor, caller, me, own_seat, role
+from ..edge.access import Need, needs
+from ..edge.caller import Caller, actor, caller, me, own_seat, role
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ADVANCED, ConfirmForm, ImportForm, PulkaForm, bounds, form_field, text_of
@@ -48,6 +49,7 @@ _WHO = Markup("\x00who\x00")
 
 
 @bp.get("/")
+@needs(Need.ACCOUNT)
 def index() -> ResponseReturnValue:
     gate = home_gate(me())
     try:
@@ -83,6 +85,7 @@ def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka |
 
 
 @bp.route("/new", methods=["GET", "POST"])
+@needs(Need.ACCOUNT)
 @idempotent
 def new_pulka() -> ResponseReturnValue:
     form = PulkaForm()
@@ -114,6 +117,7 @@ def _now_here() -> datetime | None:
 
 
 @bp.post("/p/<uid>/again")
+@needs(Need.OWN)
 @idempotent
 def again(uid: str) -> ResponseReturnValue:
     """"Same players again": the table's next pulka, with this one's seats, rules and links, opened at once; the
@@ -126,6 +130,7 @@ def again(uid: str) -> ResponseReturnValue:
 
 
 @bp.route("/p/<uid>/settings", methods=["GET", "POST"])
+@needs(Need.OWN)
 def settings(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     form = PulkaForm()
@@ -144,6 +149,7 @@ def settings(uid: str) -> ResponseReturnValue:
 
 
 @bp.route("/p/<uid>/remove", methods=["GET", "POST"])
+@needs(Need.OWN)
 def remove(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     form = ConfirmForm()
@@ -163,6 +169,7 @@ def remove(uid: str) -> ResponseReturnValue:
 
 
 @bp.get("/p/<uid>")
+@needs(Need.READ)
 def sheet(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     view = presenter(pulka)
@@ -196,6 +203,7 @@ def sheet(uid: str) -> ResponseReturnValue:
 
 
 @bp.get("/p/<uid>/settlement")
+@needs(Need.READ)
 def settlement(uid: str) -> ResponseReturnValue:
     """The settlement; `?cash=10` (remembered by this browser) also rounds the money to the unit paid in."""
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -216,12 +224,14 @@ def settlement(uid: str) -> ResponseReturnValue:
 
 
 @bp.get("/p/<uid>/export")
+@needs(Need.READ)
 def export(uid: str) -> ResponseReturnValue:
     view = presenter(pulka_service.get_pulka(store().pulkas, uid))
     return download(view.export, "application/json", view.filename("pulya.json"))
 
 
 @bp.get("/p/<uid>/pulka.pdf")
+@needs(Need.READ)
 def pdf(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     view = presenter(pulka)
@@ -235,12 +245,14 @@ def pdf(uid: str) -> ResponseReturnValue:
 
 
 @bp.get("/p/<uid>/protocol.csv")
+@needs(Need.READ)
 def protocol(uid: str) -> ResponseReturnValue:
     view = presenter(pulka_service.get_pulka(store().pulkas, uid))
     return csv_download(view.csv, view.filename("csv"))
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@needs(Need.ACCOUNT)
 @idempotent
 def import_pulka() -> ResponseReturnValue:
     form = ImportForm()

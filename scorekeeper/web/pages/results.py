@@ -13,7 +13,8 @@ from ..domain.idempotency import Once
 from ..domain.pulkas import Pulka
 from ..domain.refusals import Refused
 from ..edge import i18n
-from ..edge.access import actor
+from ..edge.access import Need, needs
+from ..edge.caller import actor
 from ..edge.context import store
 from ..edge.forms import ConfirmForm
 from ..edge.idempotency import idempotent, went, write
@@ -24,6 +25,7 @@ from .blueprint import bp
 
 
 @bp.route("/p/<uid>/close", methods=["GET", "POST"])
+@needs(Need.OWN)
 @idempotent
 def close(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -44,6 +46,7 @@ def close(uid: str) -> ResponseReturnValue:
 
 
 @bp.post("/p/<uid>/reopen")
+@needs(Need.OWN)
 @idempotent
 def reopen(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)

@@ -7,7 +7,9 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from ..domain.refusals import Refused
-from ..edge.access import caller, remember_share
+from ..edge.access import Need, needs
+from ..edge.caller import caller
+from ..edge.sessions import remember_share
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ConfirmForm, ShareForm
@@ -19,6 +21,7 @@ from .blueprint import bp
 
 
 @bp.route("/p/<uid>/shares", methods=["GET", "POST"])
+@needs(Need.OWN)
 def shares(uid: str) -> ResponseReturnValue:
     """The pulka's share links, each as an address and a QR code to scan across the table."""
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -40,6 +43,7 @@ def shares(uid: str) -> ResponseReturnValue:
 
 
 @bp.post("/p/<uid>/shares/<share_id>/revoke")
+@needs(Need.OWN)
 def revoke_share(uid: str, share_id: str) -> ResponseReturnValue:
     share_service.revoke_share(store().shares, uid, share_id)
     flash(gettext("The link is revoked: it no longer opens the pulka, on any phone."))
@@ -47,6 +51,7 @@ def revoke_share(uid: str, share_id: str) -> ResponseReturnValue:
 
 
 @bp.get("/s/<token>")
+@needs(Need.ANYONE)
 def open_share(token: str) -> ResponseReturnValue:
     """A share link: this browser may see (or score) the pulka from now on, with or without an account."""
     share = share_service.open_share(store().shares, token, caller().account_id)

@@ -1,11 +1,11 @@
 """Who may do what: every route of the app (taken from its URL map, so a new route cannot escape)
 against every kind of caller, on the pages and the API.
 
-The table below is the specification, written independently of access.NEEDS: anonymous callers
-reach only logging in, registering, static files and the OpenAPI document; another account sees
-nothing of a pulka not shared with it (404, as if it did not exist); a viewer link reads; a scorer
-link also writes deals; the owner does everything; the administrator manages accounts and sees
-others' pulkas only when they are shared with him.
+The table below is the specification, written independently of what each route declares (its
+`@needs`): anonymous callers reach only logging in, registering, static files and the OpenAPI
+document; another account sees nothing of a pulka not shared with it (404, as if it did not exist); a
+viewer link reads; a scorer link also writes deals; the owner does everything; the administrator
+manages accounts and sees others' pulkas only when they are shared with him.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+
+from scorekeeper.web.edge.access import declared
 
 from ..conftest import SOCHI, make_app, signed_in
 
@@ -234,6 +236,18 @@ def sqlite_app(tmp_path):
 
 def test_every_route_is_in_the_table(sqlite_app):
     assert {rule.endpoint for rule in sqlite_app.url_map.iter_rules()} == set(ROUTES)
+
+
+def test_every_route_says_what_it_needs(sqlite_app):
+    assert [rule.endpoint for rule in sqlite_app.url_map.iter_rules()
+            if declared(sqlite_app.view_functions[rule.endpoint]) is None] == []
+
+
+def test_a_route_that_says_nothing_is_refused(sqlite_app):
+    sqlite_app.add_url_rule("/undeclared", "undeclared", lambda: "served")
+    response = sqlite_app.test_client().get("/undeclared")
+    assert response.status_code == 403
+    assert "served" not in response.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("endpoint", sorted(ROUTES))
