@@ -7,6 +7,7 @@ from flask.typing import ResponseReturnValue
 
 from ...i18n.words import Msg
 from ..domain.accounts import TOKEN_PREFIX
+from ..domain.limits import USERNAME_MAX
 from ..domain.refusals import Refused
 from ..edge.access import Need, needs
 from ..edge.caller import caller
@@ -14,6 +15,8 @@ from ..edge.context import store
 from ..edge.inputs import json_body
 from ..services import accounts as account_service
 from .blueprint import bp
+from .openapi import describe
+from .schema import answer, errors, ref
 
 
 @bp.post("/accounts")
@@ -45,3 +48,26 @@ def revoke_token() -> ResponseReturnValue:
         raise Refused(Msg("call this with the token to revoke, as Authorization: Bearer <token>"), "Authorization")
     account_service.revoke_token(store().accounts, token)
     return "", 204
+
+
+# This module's part of the API's document (openapi.py assembles the parts).
+describe({
+    "/api/v1/accounts": {
+        "post": {"summary": "A new account (while registration is open, or by the administrator's token); "
+                            "the first account of a server is its administrator",
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": ref("Credentials")}}},
+                 "responses": {"201": {"description": "created"}} | errors(400, 403, 415, 422)}},
+    "/api/v1/tokens": {
+        "post": {"summary": "A bearer token for the API, in exchange for a username and password",
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": ref("Credentials")}}},
+                 "responses": {"201": answer({"type": "object", "required": ["token"], "properties": {
+                     "token": {"type": "string"}, "username": {"type": "string"}}}, "the token")}
+                              | errors(400, 401, 415, 429)}},
+    "/api/v1/tokens/current": {
+        "delete": {"summary": "Revoke the token this request is made with",
+                   "responses": {"204": {"description": "revoked"}} | errors(400)}},
+}, {
+    "Credentials": {"type": "object", "required": ["username", "password"], "properties": {
+        "username": {"type": "string", "minLength": 1, "maxLength": USERNAME_MAX},
+        "password": {"type": "string", "minLength": 8, "maxLength": 200}}},
+})

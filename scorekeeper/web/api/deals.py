@@ -26,6 +26,8 @@ from ..views.deals import entry_view, summary, written
 from ..views.filters import jsonable
 from ..views.pulkas import Presenter
 from .blueprint import bp
+from .openapi import describe
+from .schema import DEAL_NUMBER, IDEMPOTENCY_KEY, NUMBER, PULKA_ID, VERSION, VERSION_QUERY, answer, errors, ref
 
 
 def _deal(data: dict[str, Any], pulka: Pulka, number: int) -> Deal:
@@ -119,3 +121,49 @@ def delete_deal(uid: str, number: int) -> ResponseReturnValue:
 def undo(uid: str) -> ResponseReturnValue:
     expected = version_sent(json_body(optional=True))
     return write(lambda once: deal_service.undo(store().pulkas, uid, expected, actor(), once), _counts)
+
+
+# This module's part of the API's document (openapi.py assembles the parts).
+describe({
+    "/api/v1/pulkas/{uid}/deals": {
+        "parameters": [PULKA_ID],
+        "get": {"summary": "The protocol: every deal with every line it wrote and why",
+                "responses": {"200": {"description": "deals"}} | errors(404)},
+        "post": {"summary": "Enter the next deal", "parameters": [IDEMPOTENCY_KEY],
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": ref("DealWrite")}}},
+                 "responses": {"201": answer(ref("DealResult"), "stored")} | errors(400, 404, 409, 415, 422)}},
+    "/api/v1/pulkas/{uid}/deals/preview": {
+        "parameters": [PULKA_ID, {"name": "number", "in": "query", "schema": DEAL_NUMBER,
+                                  "description": "preview an edit of this deal instead of the next deal"}],
+        "post": {"summary": "What a deal would write; nothing is stored",
+                 "requestBody": {"required": True, "content": {
+                     "application/json": {"schema": ref("Deal")},
+                     **{media_type: {"schema": {
+                         "type": "object", "description": "the deal page's form: type, declarer (seat), "
+                         "level, strain, w<seat>, open, t<seat>; a single blank trick count is 10 − the rest"}}
+                        for media_type in FORM_TYPES}}},
+                 "responses": {"200": answer(ref("DealResult"), "what it writes")} | errors(400, 404, 415, 422)}},
+    "/api/v1/pulkas/{uid}/deals/{number}": {
+        "parameters": [PULKA_ID, NUMBER],
+        "get": {"summary": "One deal", "responses": {"200": answer(ref("DealResult"), "the deal")} | errors(404)},
+        "put": {"summary": "Replace a deal; every later deal is scored again, and the edit is refused "
+                           "(naming the deal) if a later deal becomes invalid",
+                "parameters": [IDEMPOTENCY_KEY],
+                "requestBody": {"required": True, "content": {"application/json": {"schema": ref("DealWrite")}}},
+                "responses": {"200": answer(ref("DealResult"), "stored")} | errors(400, 404, 409, 415, 422)},
+        "delete": {"summary": "Delete a deal (refused if a later deal becomes invalid)",
+                   "parameters": [VERSION_QUERY, IDEMPOTENCY_KEY],
+                   "responses": {"200": {"description": "deleted"}} | errors(400, 404, 409, 422)}},
+    "/api/v1/pulkas/{uid}/undo": {
+        "parameters": [PULKA_ID],
+        "post": {"summary": "Delete the last deal", "parameters": [VERSION_QUERY, IDEMPOTENCY_KEY],
+                 "requestBody": {"required": False, "content": {"application/json": {"schema": {
+                     "type": "object", "properties": {"version": VERSION}}}}},
+                 "responses": {"200": {"description": "undone"}} | errors(400, 404, 409, 415, 422)}},
+}, {
+    "DealWrite": {
+        "description": "the deal object itself, or {deal, version}",
+        "oneOf": [ref("Deal"), {"type": "object", "required": ["deal"], "properties": {
+            "deal": ref("Deal"), "version": VERSION}, "additionalProperties": False}],
+    },
+})

@@ -17,6 +17,8 @@ from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import json_body
 from ..services import ledger as ledger_service
 from .blueprint import bp
+from .openapi import describe
+from .schema import IDEMPOTENCY_KEY, errors
 
 
 def amount(value: Decimal) -> int | float:
@@ -107,3 +109,45 @@ def record_settle_up() -> ResponseReturnValue:
     return write(lambda once: ledger_service.settle(store().ledger, me(), body.get("currency", ""), body.get("note"),
                                                     actor(), once, body.get("cash")),
                  lambda rows: json_answer(201, {"payments": [payment_json(row) for row in rows]}))
+
+
+# This module's part of the API's document (openapi.py assembles the parts).
+# CLUB.md §3: the caller's ledger in one currency, its payments, paid marks and the settle-up.
+AMOUNT = {"oneOf": [{"type": "number"}, {"type": "string"}], "description": "above 0, in whole cents"}
+# A cash unit (10: tens of roubles): each balance rounded to it first, so every payment is whole units.
+CASH = AMOUNT | {"description": "a cash unit to settle up in (whole cents); none: to the cent"}
+PAYMENT = {"type": "object", "required": ["from", "to", "amount"], "properties": {
+    "from": {"type": "string", "description": "a player id of the caller's circle"}, "to": {"type": "string"},
+    "amount": AMOUNT, "currency": {"type": "string", "maxLength": 8},
+    "obligation": {"type": ["string", "null"]}, "note": {"type": "string", "maxLength": 200}}}
+OBLIGATION = {"name": "obligation", "in": "path", "required": True, "schema": {"type": "string"}}
+describe({
+    "/api/v1/ledger": {"get": {
+        "summary": "The caller's ledger in one currency: balances, who owes whom, obligations, payments, the "
+                   "fewest payments to settle (CLUB.md §3)",
+        "parameters": [{"name": "currency", "in": "query", "schema": {"type": "string", "maxLength": 8},
+                        "description": "none: the currency used last"},
+                       {"name": "cash", "in": "query", "schema": CASH}],
+        "responses": {"200": {"description": "the ledger"}} | errors(400)}},
+    "/api/v1/ledger/payments": {"post": {
+        "summary": "Record a payment (between players of the caller's own circle)", "parameters": [IDEMPOTENCY_KEY],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": PAYMENT}}},
+        "responses": {"201": {"description": "the payment"}} | errors(400, 403, 415, 422)}},
+    "/api/v1/ledger/payments/{payment}": {"parameters": [
+        {"name": "payment", "in": "path", "required": True, "schema": {"type": "string"}}], "delete": {
+        "summary": "Take a payment back: a reversing row is added, both stay listed",
+        "parameters": [IDEMPOTENCY_KEY],
+        "responses": {"200": {"description": "the reversal"}} | errors(403, 404, 409, 422)}},
+    "/api/v1/ledger/obligations/{obligation}/paid": {"parameters": [OBLIGATION], "post": {
+        "summary": "Pay what is still open on the obligation (a second call changes nothing)",
+        "parameters": [IDEMPOTENCY_KEY],
+        "responses": {"200": {"description": "the obligation"}} | errors(400, 403, 404, 415, 422)},
+        "delete": {"summary": "Reverse the payments the obligation's paid marks made", "parameters": [IDEMPOTENCY_KEY],
+                   "responses": {"200": {"description": "the obligation"}} | errors(403, 404, 422)}},
+    "/api/v1/ledger/settle-up": {"post": {
+        "summary": "Record the suggested settle-up of a currency as payments", "parameters": [IDEMPOTENCY_KEY],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
+                        "properties": {"currency": {"type": "string"}, "note": {"type": "string"},
+                                       "cash": CASH}}}}},
+        "responses": {"201": {"description": "the payments recorded"}} | errors(400, 403, 415, 422)}},
+})

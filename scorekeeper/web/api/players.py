@@ -13,6 +13,8 @@ from ..edge.context import store
 from ..edge.inputs import json_body
 from ..services import players as player_service
 from .blueprint import bp
+from .openapi import describe
+from .schema import NAME, errors
 
 
 def _filter() -> Filter[str]:
@@ -57,3 +59,40 @@ def merge_player(player: str) -> ResponseReturnValue:
 def unmerge_player(player: str) -> ResponseReturnValue:
     player_service.unmerge(store().players, me(), player)
     return "", 204
+
+
+# This module's part of the API's document (openapi.py assembles the parts).
+# CLUB.md §1: the same filters on every statistics call.
+FILTERS = [
+    {"name": "from", "in": "query", "schema": {"type": "string", "format": "date"},
+     "description": "pulkas started on or after this date (YYYY-MM-DD, the pulka's own)"},
+    {"name": "to", "in": "query", "schema": {"type": "string", "format": "date"}, "description": "… on or before"},
+    {"name": "preset", "in": "query", "schema": {"enum": ["sochi", "leningrad", "rostov"]}},
+    {"name": "players", "in": "query", "schema": {"enum": ["3", "4"]}},
+    {"name": "currency", "in": "query", "schema": {"type": "string", "maxLength": 8}},
+    {"name": "with", "in": "query", "schema": {"type": "array", "items": {"type": "string"}}, "explode": True,
+     "description": "a player id: only pulkas every one of them sat in"},
+    {"name": "unfinished", "in": "query", "schema": {"enum": ["0", "1"]}, "description": "1: unfinished ones too"},
+]
+PLAYER_ID = {"name": "player", "in": "path", "required": True, "schema": {"type": "string"},
+             "description": "a player's id (GET /api/v1/players)"}
+describe({
+    "/api/v1/players": {"get": {
+        "summary": "The caller's circle: the players of the pulkas it may read, with how many count",
+        "parameters": FILTERS, "responses": {"200": {"description": "players: id, name, pulkas"}}}},
+    "/api/v1/players/{player}": {"parameters": [PLAYER_ID], "patch": {
+        "summary": "Rename one of the account's players",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object", "required": ["name"], "properties": {"name": NAME}}}}},
+        "responses": {"200": {"description": "renamed"}} | errors(404, 415)}},
+    "/api/v1/players/{player}/stats": {"parameters": [PLAYER_ID], "get": {
+        "summary": "A player's statistics over the pulkas that count (CLUB.md §2)", "parameters": FILTERS,
+        "responses": {"200": {"description": "the stats object"}} | errors(404)}},
+    "/api/v1/players/{player}/merge": {"parameters": [PLAYER_ID], "post": {
+        "summary": "Merge the player into another of the account's (`into`: his id): one player entered twice",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object", "required": ["into"], "properties": {"into": {"type": "string"}}}}}},
+        "responses": {"204": {"description": "merged"}} | errors(404, 415)},
+        "delete": {"summary": "Undo the player's merge", "responses": {"204": {"description": "undone"}}
+                   | errors(404)}},
+})

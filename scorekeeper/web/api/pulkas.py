@@ -12,7 +12,7 @@ from flask.typing import ResponseReturnValue
 from ...render.svg import ORIENTATIONS
 from ...i18n.words import Msg
 from ..domain.idempotency import Answer
-from ..domain.limits import PULKA_NAME_MAX
+from ..domain.limits import CURRENCY_MAX, PULKA_NAME_MAX
 from ..domain.paper import read_opening
 from ..domain.pulkas import Pulka, read_settings
 from ..domain.reading import read_number, read_pulka_file
@@ -28,6 +28,8 @@ from ..services import pulkas as pulka_service
 from ..views.filters import jsonable
 from ..views.pulkas import Presenter
 from .blueprint import bp
+from .openapi import describe
+from .schema import IDEMPOTENCY_KEY, NAME, PULKA_ID, VERSION, answer, errors, ref
 
 
 def pulka_json(view: Presenter) -> dict[str, Any]:
@@ -142,3 +144,93 @@ def import_pulka() -> ResponseReturnValue:
     file, name = read_pulka_file(request.get_data()), request.args.get("name", "")[:PULKA_NAME_MAX]
     return write(lambda once: pulka_service.import_pulka(store().pulkas, me(), file, name, once, i18n.say),
                  _created)
+
+
+# This module's part of the API's document (openapi.py assembles the parts).
+PULKA = {  # what a new pulka is made of, and a change of one changes
+    "name": {"type": "string", "maxLength": PULKA_NAME_MAX},
+    "players": {"type": "array", "items": NAME, "minItems": 3, "maxItems": 4,
+                "description": "in clockwise seating order"},
+    "first_dealer": NAME, "rules": ref("Rules"), "currency": {"type": "string", "maxLength": CURRENCY_MAX}}
+describe({
+    "/api/v1/pulkas": {
+        "get": {"summary": "The caller's pulkas and those shared with it",
+                "responses": {"200": {"description": "a list"}}},
+        "post": {"summary": "A new pulka", "parameters": [IDEMPOTENCY_KEY],
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": ref("PulkaWrite")}}},
+                 "responses": {"201": answer(ref("Pulka"), "created")} | errors(400, 415, 422)}},
+    "/api/v1/pulkas/{uid}": {
+        "parameters": [PULKA_ID],
+        "get": {"summary": "A pulka", "responses": {"200": answer(ref("Pulka"), "the pulka")} | errors(404)},
+        "patch": {"summary": "Rename, change currency; rules and players only before the first deal",
+                  "requestBody": {"content": {"application/json": {"schema": ref("PulkaPatch")}}},
+                  "responses": {"200": answer(ref("Pulka"), "updated")} | errors(400, 404, 409, 415, 422)},
+        "delete": {"summary": "Delete a pulka and its deals",
+                   "responses": {"204": {"description": "deleted"}} | errors(404)}},
+    "/api/v1/pulkas/{uid}/sheet": {
+        "parameters": [PULKA_ID],
+        "get": {"summary": "The sheet now", "responses": {"200": answer(ref("Sheet"), "the sheet")} | errors(404)}},
+    "/api/v1/pulkas/{uid}/settlement": {
+        "parameters": [PULKA_ID],
+        "get": {"summary": "Balances, money, the amnesty and pairwise forms, the fewest transfers",
+                "responses": {"200": answer(ref("Settlement"), "the settlement")} | errors(404)}},
+    "/api/v1/pulkas/{uid}/export": {
+        "parameters": [PULKA_ID],
+        "get": {"summary": "The pulka as a pulya/1 file",
+                "responses": {"200": answer(ref("PulyaFile"), "the file")} | errors(404)}},
+    "/api/v1/pulkas/{uid}/pdf": {
+        "parameters": [PULKA_ID],
+        "get": {"summary": "The pulka as an A4 PDF: the drawn sheet with name, date, players and rules; "
+                           "the protocol of deals; the settlement. Finished or not.",
+                "parameters": [{"name": "orientation", "in": "query", "required": False,
+                                "schema": {"enum": ["table", "upright"], "default": "table"},
+                                "description": "table: each sector's text faces its own edge, as the sheet "
+                                               "lies on the table; upright: every entry horizontal"}],
+                "responses": {"200": {"description": "the PDF, as an attachment named after the pulka and "
+                                                     "the day it was created",
+                                      "content": {"application/pdf": {"schema": {
+                                          "type": "string", "contentMediaType": "application/pdf"}}}}}
+                             | errors(400, 404)}},
+    "/api/v1/pulkas/{uid}/version": {
+        "parameters": [PULKA_ID],
+        "get": {"summary": "The pulka's version and its last change, with an ETag: what watching phones poll "
+                           "(If-None-Match answers 304 while nothing changed)",
+                "parameters": [{"name": "since", "in": "query", "required": False, "schema": VERSION,
+                                "description": "the version the phone shows: the answer is never older"}],
+                "responses": {"200": {"description": "the version"}, "304": {"description": "unchanged"}}
+                             | errors(400, 404)}},
+    "/api/v1/import": {
+        "post": {"summary": "A pulya/1 file becomes a new pulka",
+                 "parameters": [{"name": "name", "in": "query", "schema": {"type": "string"}}, IDEMPOTENCY_KEY],
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": ref("PulyaFile")}}},
+                 "responses": {"201": answer(ref("Pulka"), "imported")} | errors(400, 415, 422)}},
+}, {
+    "PulkaWrite": {"type": "object", "additionalProperties": False, "properties": PULKA | {"opening": {
+        "type": "object", "description": "the sheet as paper left it: pulya, gora, whists (FORMAT.md §5)"}}},
+    "PulkaPatch": {"type": "object", "additionalProperties": False, "properties": PULKA | {"version": VERSION}},
+    "Sheet": {"type": "object", "description": "running totals as paper shows them (chains) and balances",
+              "properties": {
+                  "version": {"type": "integer"}, "deals": {"type": "integer"}, "finished": {"type": "boolean"},
+                  "streak": {"type": "integer", "description": "raspasy in a row"},
+                  "next": {"type": ["object", "null"], "description": "the next deal's number, dealer, first hand"},
+                  "table": {"type": "array", "items": {"type": "object", "properties": {
+                      "name": NAME, "pulya": {"type": "number"},
+                      "pulya_chain": {"type": "array", "items": {"type": "number"}},
+                      "pulya_closed": {"type": "boolean"}, "gora": {"type": "number"},
+                      "gora_chain": {"type": "array", "items": {"type": "number"}},
+                      "whists": {"type": "array", "items": {"type": "object"}},
+                      "balance": {"type": "number"}, "money": {"type": "number"}}}},
+                  "last": {"oneOf": [ref("DealResult"), {"type": "null"}]}}},
+    "Settlement": {"type": "object", "properties": {
+        "players": {"type": "array", "items": {"type": "object", "properties": {
+            "name": NAME, "net": {"type": "number"}, "balance": {"type": "number"}, "money": {"type": "number"}}}},
+        "amnesty": {"type": "number"}, "gora_left": {"type": "array", "items": {"type": "number"}},
+        "gora_whists": {"type": "array", "items": {"type": "number"}},
+        "pairwise": {"type": "array", "items": {"type": "array", "items": {"type": "number"}},
+                     "description": "pairwise[i][j]: what player i wins from player j"},
+        "transfers": {"type": "array", "items": {"type": "object", "properties": {
+            "from": NAME, "to": NAME, "amount": {"type": "number"}}}},
+        "sum_net": {"type": "number"}, "sum_money": {"type": "number"}, "version": {"type": "integer"}}},
+    "PulyaFile": {"type": "object", "description": "the pulya/1 file (shared FORMAT.md §1)",
+                  "required": ["format", "players", "rules", "deals"]},
+})

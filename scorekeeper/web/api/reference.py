@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import jsonify
+from flask import current_app, jsonify
 from flask.typing import ResponseReturnValue
 
 from ...engine import PARAMETERS, PRESETS
@@ -10,13 +10,13 @@ from ...i18n.words import literal
 from ..edge import i18n
 from ..edge.access import Need, needs
 from .blueprint import bp
-from .openapi import document
+from .openapi import describe, document
 
 
 @bp.get("/openapi.json")
 @needs(Need.ANYONE)
 def openapi() -> ResponseReturnValue:
-    return jsonify(document())
+    return jsonify(document(current_app))
 
 
 @bp.get("/parameters")
@@ -28,3 +28,10 @@ def parameters() -> ResponseReturnValue:
         "presets": {preset.value: rules.to_dict() for preset, rules in PRESETS.items()},
     })
 
+
+# This module's part of the API's document (openapi.py assembles the parts).
+describe({
+    "/api/v1/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI"}}}},
+    "/api/v1/parameters": {"get": {"summary": "Every rules.md §14 parameter and the three presets",
+                                   "responses": {"200": {"description": "parameters and presets"}}}},
+})

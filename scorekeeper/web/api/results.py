@@ -14,6 +14,8 @@ from ..edge.inputs import json_body, version_sent
 from ..edge.presenting import fresh
 from ..services import results
 from .blueprint import bp
+from .openapi import describe
+from .schema import IDEMPOTENCY_KEY, PULKA_ID, VERSION, answer, errors, ref
 from .pulkas import pulka_json
 
 
@@ -35,3 +37,18 @@ def close_pulka(uid: str) -> ResponseReturnValue:
 def reopen_pulka(uid: str) -> ResponseReturnValue:
     expected = version_sent(json_body(optional=True))
     return write(lambda once: results.reopen(store().pulkas, uid, actor(), expected, once), _answer)
+
+
+# This module's part of the API's document (openapi.py assembles the parts).
+VERSION_BODY = {"required": False, "content": {"application/json": {"schema": {
+    "type": "object", "properties": {"version": VERSION}}}}}
+describe({
+    "/api/v1/pulkas/{uid}/close": {"parameters": [PULKA_ID], "post": {
+        "summary": "End the pulka as it stands (owner): its result is kept, and it takes no write until "
+                   "reopened", "parameters": [IDEMPOTENCY_KEY], "requestBody": VERSION_BODY,
+        "responses": {"200": answer(ref("Pulka"), "closed")} | errors(404, 409, 415)}},
+    "/api/v1/pulkas/{uid}/reopen": {"parameters": [PULKA_ID], "post": {
+        "summary": "Take a closed or finished pulka's result back, to change it (owner)",
+        "parameters": [IDEMPOTENCY_KEY], "requestBody": VERSION_BODY,
+        "responses": {"200": answer(ref("Pulka"), "reopened")} | errors(404, 409, 415)}},
+})

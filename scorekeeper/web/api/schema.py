@@ -1,9 +1,12 @@
-"""The pieces of the OpenAPI document that its parts share."""
+"""The pieces of the OpenAPI document that its parts share: the schemas of more than one module, the
+parameters of a pulka's paths, the errors."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from ...engine import PARAMETERS, Kind, Parameter, Preset, json_value
 from ..domain.limits import IDEMPOTENCY_KEY_MAX, INT_MAX, PLAYER_NAME_MAX
 from ..edge.errors import STATUS
 
@@ -48,3 +51,74 @@ IDEMPOTENCY_KEY = {
                    "tried again"}
 VERSION_QUERY = {"name": "version", "in": "query", "required": False, "schema": VERSION,
                  "description": "the pulka version the client last saw; refused with 409 if it changed since"}
+
+
+def parameter_schema(p: Parameter) -> dict[str, Any]:
+    """A rules.md §14 parameter's domain as JSON Schema, from the engine's own table (bounds, choices)."""
+    number = {"minimum": p.low, "maximum": p.high}
+    schemas: dict[Kind, Callable[[], dict[str, Any]]] = {
+        Kind.INT: lambda: {"type": "integer"} | number,
+        Kind.MONEY: lambda: {"type": "number"} | number,
+        Kind.BOOL: lambda: {"type": "boolean"},
+        Kind.CHOICE: lambda: {"enum": [json_value(c) for c in p.choices]},
+        Kind.FACTOR: lambda: {"enum": [json_value(c) for c in p.choices]},
+        Kind.LEVELS: lambda: {"type": "array", "uniqueItems": True, "items": {"enum": list(p.choices)}},
+        Kind.INT_LIST: lambda: {"type": "array", "items": {"type": "integer"} | number,
+                                "minItems": p.length or 1, "maxItems": p.length or p.most},
+    }
+    return schemas[p.kind]() | {"description": f"{p.meaning.text(())} ({p.domain.text(())})"}
+
+
+# The schemas more than one module's part names: a refusal, a deal and what it wrote (the deals and the
+# sheet), a pulka and its rules (the pulkas and their end).
+SHARED: dict[str, Any] = {
+    "Error": {
+        "type": "object", "required": ["error"],
+        "properties": {
+            "error": {"type": "object", "required": ["code", "message"], "properties": {
+                "code": {"type": "string", "enum": list(STATUS)},
+                "field": {"type": "string", "description": "the field at fault: declarer, contract, whist, tricks, rules.<name> …"},
+                "deal": {"type": ["integer", "null"], "description": "the deal (1-based) the problem is in"},
+                "message": {"type": "string"}}},
+            "problems": {"type": "array", "description": "every problem of that deal, for marking each field",
+                         "items": {"type": "object"}},
+        },
+    },
+    "Deal": {
+        "type": "object", "description": "a deal exactly as in the pulya/1 file (players by name)",
+        "required": ["type"], "additionalProperties": False,
+        "properties": {
+            "type": {"enum": ["game", "misere", "raspasy"]},
+            "declarer": NAME,
+            "contract": {"type": "string", "pattern": "^(6|7|8|9|10)(S|C|D|H|NT)$"},
+            "whist": {"type": "object", "additionalProperties": {"enum": ["whist", "pass", "half"]}},
+            "open": {"type": "boolean"},
+            "tricks": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 10}},
+        },
+    },
+    "Entry": {"type": "object", "required": ["player", "column", "points", "reason"], "properties": {
+        "player": NAME, "column": {"enum": ["pulya", "gora", "whists"]}, "on": NAME,
+        "points": {"type": "number"}, "reason": {"type": "string"}}},
+    "DealResult": {"type": "object", "properties": {
+        "n": {"type": "integer"}, "dealer": NAME, "sitting_out": NAME, "deal": ref("Deal"),
+        "text": {"type": "string"}, "raspasy_k": {"type": ["integer", "null"]},
+        "entries": {"type": "array", "items": ref("Entry")},
+        "summary": {"type": "array", "items": {"type": "string"},
+                    "description": "\"Boris: pulya +4\", \"Anna: 8 whists on Boris\""},
+        "lines": {"type": "array", "description": "the preview only: each entry as a line and its reason",
+                  "items": {"type": "object", "properties": {"what": {"type": "string"},
+                                                             "why": {"type": "string"}}}},
+        "pulya_closed": {"type": "array", "items": NAME}, "finished": {"type": "boolean"},
+        "version": {"type": "integer"}}},
+    "Rules": {"type": "object", "required": ["preset"], "description": "a preset and any rules.md §14 parameter",
+              "properties": {"preset": {"enum": [preset.value for preset in Preset]}}
+              | {p.name: parameter_schema(p) for p in PARAMETERS},
+              "additionalProperties": False},
+    "Pulka": {"type": "object", "properties": {
+        "id": {"type": "string"}, "name": {"type": "string"}, "version": {"type": "integer"},
+        "players": {"type": "array", "items": NAME}, "first_dealer": NAME, "currency": {"type": "string"},
+        "rules": {"type": "object", "description": "every parameter, resolved"},
+        "overrides": ref("Rules"), "deals": {"type": "integer"}, "finished": {"type": "boolean"},
+        "frozen": {"type": "boolean", "description": "rules and players are fixed once a deal is entered"},
+        "next": {"type": ["object", "null"]}, "links": {"type": "object"}}},
+}

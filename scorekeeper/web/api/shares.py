@@ -8,6 +8,7 @@ from typing import Any
 from flask import jsonify
 from flask.typing import ResponseReturnValue
 
+from ..domain.limits import SHARE_LABEL_MAX
 from ..domain.shares import Share
 from ..edge.access import Need, needs
 from ..edge.context import store
@@ -16,6 +17,8 @@ from ..edge.presenting import share_url
 from ..services import pulkas as pulka_service
 from ..services import shares as share_service
 from .blueprint import bp
+from .openapi import describe
+from .schema import PULKA_ID, answer, errors, ref
 
 
 def share_json(share: Share, players: Sequence[str]) -> dict[str, Any]:
@@ -47,3 +50,32 @@ def create_share(uid: str) -> ResponseReturnValue:
 def delete_share(uid: str, share_id: str) -> ResponseReturnValue:
     share_service.revoke_share(store().shares, uid, share_id)
     return "", 204
+
+
+# This module's part of the API's document (openapi.py assembles the parts).
+describe({
+    "/api/v1/pulkas/{uid}/shares": {
+        "parameters": [PULKA_ID],
+        "get": {"summary": "The pulka's share links (owner)",
+                "responses": {"200": {"description": "the links"}} | errors(404)},
+        "post": {"summary": "A new share link for a viewer or a scorer (owner)",
+                 "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                     "type": "object", "required": ["role"], "properties": {
+                         "role": {"enum": ["viewer", "scorer"]},
+                         "label": {"type": "string", "maxLength": SHARE_LABEL_MAX},
+                         "player": {"type": ["string", "null"], "description": "one of the players: his link"}}}}}},
+                 "responses": {"201": answer(ref("Share"), "created")} | errors(400, 404, 415)}},
+    "/api/v1/pulkas/{uid}/shares/{share_id}": {
+        "parameters": [PULKA_ID, {"name": "share_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "delete": {"summary": "Revoke a share link: it stops working at once (owner)",
+                   "responses": {"204": {"description": "revoked"}} | errors(404)}},
+}, {
+    "Share": {"type": "object", "required": ["id", "token", "url", "role"], "properties": {
+        "id": {"type": "string", "description": "names the link; not secret"},
+        "token": {"type": "string", "description": "the secret part of the link; also a bearer token for "
+                                                   "this pulka, with this role"},
+        "url": {"type": "string"}, "role": {"enum": ["viewer", "scorer"]}, "label": {"type": "string"},
+        "created_at": {"type": "string"}, "last_used_at": {"type": ["string", "null"]},
+        "player": {"type": ["string", "null"], "description": "the player whose link it is: his phone shows "
+                                                              "the sheet from his seat"}}},
+})
