@@ -1,10 +1,10 @@
 """The store: the only package that imports SQLAlchemy or Alembic.
 
-`db` opens the database and migrates it; `models` are its rows, never engine objects; one module per
-aggregate implements its feature's repository Protocol (services/): `pulkas`, `accounts`, `shares`,
-`players` (the circles and their records), `results` (frozen results), `ledger` (the club ledger), and `keys` for idempotency keys; `rows` and `deals` turn rows into domain and engine objects; `watch` is what a
-process knows of the database without asking it; `backup` and `restore` write and restore the whole
-database; `cache` keeps this process's pulkas by version.
+`db` opens the database and migrates it; `models` are its rows, never engine objects; a module per
+aggregate implements a repository Protocol of the services, and `Store` holds one of each; `rows` and
+`deals` turn rows into domain and engine objects; `watch` is what a process knows of the database without
+asking it; `backup` and `restore` write and restore the whole database; `cache` keeps this process's
+pulkas by version.
 """
 
 from __future__ import annotations
