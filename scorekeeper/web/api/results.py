@@ -15,8 +15,8 @@ from ..edge.presenting import fresh
 from ..services import results
 from .blueprint import bp
 from .openapi import describe
-from .schema import IDEMPOTENCY_KEY, PULKA_ID, VERSION, answer, errors, ref
 from .pulkas import pulka_json
+from .schema import IDEMPOTENCY_KEY, PULKA_ID, VERSION, answer, errors, ref
 
 
 def _answer(pulka: Pulka) -> Answer:

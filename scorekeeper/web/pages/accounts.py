@@ -14,10 +14,10 @@ from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import caller, my_account
-from ..edge.sessions import User, end_session, start_session
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors, waits
 from ..edge.security import remember_choice
+from ..edge.sessions import User, end_session, start_session
 from ..edge.forms import AccountForm, ConfirmForm, LoginForm, PasswordForm
 from ..services import accounts as account_service
 from .blueprint import bp

@@ -9,11 +9,11 @@ from flask_babel import gettext
 from ..domain.refusals import Refused
 from ..edge.access import Need, needs
 from ..edge.caller import caller
-from ..edge.sessions import remember_share
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ConfirmForm, ShareForm
 from ..edge.presenting import share_url
+from ..edge.sessions import remember_share
 from ..services import pulkas as pulka_service
 from ..services import shares as share_service
 from ..views.shares import qr_svg
