@@ -25,6 +25,17 @@ class Player:
     own: bool = True
 
 
+@dataclass(frozen=True)
+class Member:
+    """One of the caller's own players as a merge weighs him: whom he is merged into (None: nobody), those
+    merged into him, and the pulkas he sat in (two who sat at one table are two players)."""
+
+    id: str
+    merged_into: str | None
+    merged: tuple[str, ...]
+    pulkas: frozenset[str]
+
+
 FILTER_KEYS = ("from", "to", "preset", "players", "currency", "with", "unfinished")
 FLOOR = 3  # fewer counted pulkas than this: a provisional line, and no rival or nemesis
 _DATE = re.compile(r"\d{4}-\d\d-\d\d")

@@ -92,6 +92,11 @@ class Refused(Exception):
         return self.text.render(self.names, gettext, ngettext)
 
 
+class Duplicate(Exception):
+    """The store's own, not a refusal: the database keeps one row of a kind and one is there already (a player's
+    name in a circle). The service that asked for the write says what that means to the caller."""
+
+
 class Unstorable(Refused):
     """Text holding a character that no database here may keep (see `reading.unstorable`)."""
 

@@ -6,15 +6,17 @@ results, never a fresh replay, and only pulkas the caller may read."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
 from ...engine import Filter, PlayerStats, Record, player_stats, running, running_pair, standings
 from ...engine.stats import Career, DealLine, Line, PulkaLine, Rivals, Running, Standing, career, deal_lines, pulka_lines, rivals
-from ..domain.players import FLOOR, Player
+from ...i18n.words import Msg
+from ..domain.players import FLOOR, Member, Player
 from ..domain.pulkas import Pulka
-from ..domain.refusals import NotFound
+from ..domain.refusals import Duplicate, NotFound, Refused
 
 
 class PlayerRepository(Protocol):
@@ -27,11 +29,23 @@ class PlayerRepository(Protocol):
 
     def seated(self, account_id: int, pulka: str) -> tuple[str, ...]: ...
 
-    def rename(self, account_id: int, uid: str, name: str) -> Player: ...
+    def writing(self, account_id: int) -> AbstractContextManager[PlayerWrite]:
+        """One transaction on the account's own players: committed when the block ends, rolled back if it
+        raises."""
 
-    def merge(self, account_id: int, gone: str, into: str) -> None: ...
 
-    def unmerge(self, account_id: int, uid: str) -> None: ...
+class PlayerWrite(Protocol):
+    """The rows of one write on an account's own players: what the service decides from, and what it
+    changes. The store checks nothing: every rule is the service's."""
+
+    def member(self, uid: str) -> Member | None:
+        """One of the account's own players; None for any other id."""
+
+    def rename(self, uid: str, name: str) -> Player:
+        """Duplicate when another player of the circle has the name already."""
+
+    def merge(self, uids: Iterable[str], into: str | None) -> None:
+        """Each of `uids` counted as `into`; None: as himself again."""
 
 
 @dataclass(frozen=True)
@@ -116,12 +130,38 @@ def standings_of(c: Circle, floor: int) -> Sequence[Standing[str]]:
 
 
 def rename(players: PlayerRepository, account_id: int, uid: str, name: str) -> Player:
-    return players.rename(account_id, uid, name)
+    with players.writing(account_id) as write:
+        _member(write, uid)
+        try:
+            return write.rename(uid, name)
+        except Duplicate:
+            raise Refused(Msg("{name} is a player of your circle already: merge the two instead")(name=name),
+                          "name") from None
 
 
 def merge(players: PlayerRepository, account_id: int, gone: str, into: str) -> None:
-    players.merge(account_id, gone, into)
+    """`gone` counts as `into` from now on (one player entered under two spellings): into another of the
+    caller's own players, not merged himself and never at one table with him. Those merged into `gone`
+    follow him, so that a merge is one level deep."""
+    with players.writing(account_id) as write:
+        moving, target = _member(write, gone), write.member(into)
+        if target is None or target.id == moving.id or target.merged_into is not None:
+            raise Refused(Msg("merge a player into another one of your circle, not merged himself"), "into")
+        if moving.pulkas & target.pulkas:
+            raise Refused(Msg("the two sat at one table in a pulka: they are two players"), "into")
+        write.merge((*moving.merged, moving.id), target.id)
 
 
 def unmerge(players: PlayerRepository, account_id: int, uid: str) -> None:
-    players.unmerge(account_id, uid)
+    with players.writing(account_id) as write:
+        if _member(write, uid).merged_into is None:
+            raise Refused(Msg("this player is not merged into another"), "id")
+        write.merge((uid,), None)
+
+
+def _member(write: PlayerWrite, uid: str) -> Member:
+    """One of the caller's own players; NotFound for any other (one he may not see does not exist)."""
+    member = write.member(uid)
+    if member is None:
+        raise NotFound("player")
+    return member

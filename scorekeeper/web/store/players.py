@@ -1,11 +1,13 @@
 """Players across pulkas in the database: the caller's circle, the records of the pulkas he may read (each
-frozen pulka's stored result, never a replay), renaming and merging his own players."""
+frozen pulka's stored result, never a replay), and the rows a rename or a merge of his own players changes
+(services.players decides whether it may)."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
@@ -15,11 +17,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ...engine import Record
-from ..domain.players import Player
+from ..domain.players import Member, Player
 from ..domain.pulkas import Stamp, Standing
-from ..domain.refusals import NotFound, Refused
+from ..domain.refusals import Duplicate, NotFound
 from ..domain.results import Result
-from ...i18n.words import Msg
 from .db import Database
 from .models import AccessRow, DealRow, PlayerRow, PulkaRow, SeatRow, ShareRow
 from .pulkas import PulkaStore
@@ -141,59 +142,73 @@ class PlayerStore:
     def merged_ones(self, account_id: int, uid: str) -> list[Player]:
         """The account's players merged into `uid`."""
         with self.db.Session() as session:
-            target = self._own(session, account_id, uid)
+            target = _found(_own(session, account_id, uid))
             return [_player(p, account_id) for p in session.scalars(
                 select(PlayerRow).where(PlayerRow.merged_into_id == target.id).order_by(PlayerRow.name))]
 
-    def rename(self, account_id: int, uid: str, name: str) -> Player:
-        try:
-            with self.db.Session.begin() as session:
-                row = self._own(session, account_id, uid)
-                row.name = name
-                session.flush()
-                player = _player(row, account_id)
-                # The pulkas he sits in show the new name: a new version of each, so that every process and
-                # every watching phone reads them again.
-                for pulka in session.scalars(select(PulkaRow).join(SeatRow, SeatRow.pulka_id == PulkaRow.id)
-                                             .where(SeatRow.player_id == row.id)):
-                    pulka.version += 1
-                    standing = Standing.read(pulka.standing)
-                    stamped(session, pulka.uid, Stamp(pulka.version, standing.deals if standing else 0,
-                                                      pulka.last_change))
-        except IntegrityError:
-            raise Refused(Msg("{name} is a player of your circle already: merge the two instead")(name=name),
-                          "name") from None
-        return player
-
-    def merge(self, account_id: int, gone: str, into: str) -> None:
+    @contextmanager
+    def writing(self, account_id: int) -> Iterator[CircleWrite]:
+        """One transaction on the account's own players: committed when the block ends, rolled back if it
+        raises."""
         with self.db.Session.begin() as session:
-            row = self._own(session, account_id, gone)
-            target = session.scalars(select(PlayerRow).where(PlayerRow.uid == into, PlayerRow.owner_id == account_id)
-                                     ).one_or_none()
-            if target is None or row.id == target.id or target.merged_into_id is not None:
-                raise Refused(Msg("merge a player into another one of your circle, not merged himself"), "into")
-            shared = session.scalar(select(SeatRow.pulka_id).where(SeatRow.player_id == row.id).intersect(
-                select(SeatRow.pulka_id).where(SeatRow.player_id == target.id)).limit(1))
-            if shared is not None:
-                raise Refused(Msg("the two sat at one table in a pulka: they are two players"), "into")
-            for merged in session.scalars(select(PlayerRow).where(PlayerRow.merged_into_id == row.id)):
-                merged.merged_into_id = target.id  # those merged into him follow him
-            row.merged_into_id = target.id
+            yield CircleWrite(session, account_id)
 
-    def unmerge(self, account_id: int, uid: str) -> None:
-        with self.db.Session.begin() as session:
-            row = self._own(session, account_id, uid)
-            if row.merged_into_id is None:
-                raise Refused(Msg("this player is not merged into another"), "id")
-            row.merged_into_id = None
 
-    @staticmethod
-    def _own(session: Session, account_id: int, uid: str) -> PlayerRow:
-        row = session.scalars(select(PlayerRow).where(PlayerRow.uid == uid, PlayerRow.owner_id == account_id)
-                              ).one_or_none()
+class CircleWrite:
+    """One write on an account's own players (services.players.PlayerWrite): what a merge weighs, read in the
+    write's transaction, and the rows the service's decision changes."""
+
+    def __init__(self, session: Session, account_id: int):
+        self.session = session
+        self.account_id = account_id
+
+    def member(self, uid: str) -> Member | None:
+        row = _own(self.session, self.account_id, uid)
         if row is None:
-            raise NotFound("player")
-        return row
+            return None
+        merged = self.session.scalars(select(PlayerRow.uid).where(PlayerRow.merged_into_id == row.id))
+        into = self.session.get_one(PlayerRow, row.merged_into_id).uid if row.merged_into_id is not None else None
+        pulkas = self.session.scalars(select(PulkaRow.uid).join(SeatRow, SeatRow.pulka_id == PulkaRow.id)
+                                      .where(SeatRow.player_id == row.id))
+        return Member(row.uid, into, tuple(merged), frozenset(pulkas))
+
+    def rename(self, uid: str, name: str) -> Player:
+        """Duplicate when another of the circle has the name (the database keeps one of each)."""
+        row = self._row(uid)
+        row.name = name
+        try:
+            self.session.flush()
+        except IntegrityError:
+            raise Duplicate() from None
+        # The pulkas he sits in show the new name: a new version of each, so that every process and every
+        # watching phone reads them again.
+        for pulka in self.session.scalars(select(PulkaRow).join(SeatRow, SeatRow.pulka_id == PulkaRow.id)
+                                          .where(SeatRow.player_id == row.id)):
+            pulka.version += 1
+            standing = Standing.read(pulka.standing)
+            stamped(self.session, pulka.uid, Stamp(pulka.version, standing.deals if standing else 0,
+                                                   pulka.last_change))
+        return _player(row, self.account_id)
+
+    def merge(self, uids: Iterable[str], into: str | None) -> None:
+        """Each of `uids` merged into `into`; None: into nobody (a merge undone)."""
+        target = self._row(into).id if into is not None else None
+        for uid in uids:
+            self._row(uid).merged_into_id = target
+
+    def _row(self, uid: str) -> PlayerRow:
+        return _found(_own(self.session, self.account_id, uid))
+
+
+def _own(session: Session, account_id: int, uid: str) -> PlayerRow | None:
+    return session.scalars(select(PlayerRow).where(PlayerRow.uid == uid, PlayerRow.owner_id == account_id)
+                           ).one_or_none()
+
+
+def _found(row: PlayerRow | None) -> PlayerRow:
+    if row is None:
+        raise NotFound("player")
+    return row
 
 
 def _fingerprint(connection: Connection, account_id: int) -> tuple[Any, ...]:
