@@ -17,9 +17,8 @@ from scorekeeper.web.domain.accounts import Account, username_key
 from scorekeeper.web.domain.idempotency import Answer, Answered, Once
 from scorekeeper.web.domain.limits import AccountLimits
 from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Stamp, Summary
-from scorekeeper.web.domain.refusals import AccountInvalid, NotFound, PulkaFrozen, VersionConflict
-from scorekeeper.web.domain.pulkas import ended
-from scorekeeper.web.domain.results import Ending, Result
+from scorekeeper.web.domain.refusals import AccountInvalid, NotFound, VersionConflict
+from scorekeeper.web.domain.results import Result
 from scorekeeper.web.domain.shares import Access, Role, Share
 from scorekeeper.web.services.accounts import AccountRepository
 from scorekeeper.web.services.pulkas import PulkaRepository
@@ -83,16 +82,12 @@ class FakePulkas:
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
                started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "",
-               closed_by: str | None = None) -> Pulka:
+               frozen: Result | None = None) -> Pulka:
         if once is not None and (first := self._answer(once)) is not None:
             raise Answered(first)
         uid = secrets.token_urlsafe(16)
-        row = Row(uid, owner_id, settings, list(deals), 1, started or now(), now(), table=table or uid)
+        row = Row(uid, owner_id, settings, list(deals), 1, started or now(), now(), table=table or uid, result=frozen)
         pulka = _pulka(row, replayed)
-        if closed_by is not None:
-            pulka = dataclasses.replace(pulka, frozen=pulka.settled_now(Ending.CLOSED, now(), closed_by))
-        pulka = ended(pulka, now())
-        row.result = pulka.frozen
         self._remember(once, pulka)
         self.rows[row.uid] = row
         self.circle.setdefault(owner_id, set()).update(settings.players)
@@ -100,7 +95,7 @@ class FakePulkas:
 
     @contextmanager
     def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
-                thawing: bool = False, counting: bool = False) -> Iterator[FakeChange]:
+                counting: bool = False) -> Iterator[FakeChange]:
         row = self.rows.get(uid)
         if once is not None and (first := self._answer(once)) is not None:
             raise Answered(first)
@@ -108,8 +103,6 @@ class FakePulkas:
             raise NotFound()
         if expected is not None and expected != row.version:
             raise VersionConflict()
-        if row.result is not None and not thawing:
-            raise PulkaFrozen()
         change = FakeChange(_pulka(row), copy.deepcopy(row),
                             self.account_deals(row.owner_id) if counting else None)
         yield change  # an error raised in the block leaves the stored row as it was
@@ -139,7 +132,6 @@ class FakeChange:
         self.row = row
         self.owner_deals = owner_deals
         self.after: Pulka | None = None
-        self.thawed = False
 
     def append(self, deal: Deal) -> None:
         self.row.deals.append(deal)
@@ -157,7 +149,7 @@ class FakeChange:
         self.row.result = result
 
     def thaw(self, by: str) -> None:
-        self.row.result, self.thawed = None, True
+        self.row.result = None
 
     def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
         assert list(deals) == self.row.deals, "what the use case said it wrote is what it wrote"
@@ -167,9 +159,6 @@ class FakeChange:
             self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
             first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, last_change=note,
             frozen=self.row.result)
-        if not self.thawed:
-            self.after = ended(self.after, now())
-        self.row.result = self.after.frozen
         return self.after
 
 

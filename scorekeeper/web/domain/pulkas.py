@@ -17,7 +17,7 @@ from ...engine import DealResult, Deal, Replay, Rules, RulesError, Settlement, S
 from ...i18n.words import Msg
 from .limits import CURRENCY_MAX, PULKA_NAME_MAX
 from .reading import one_line
-from .refusals import Fault, NotFound, SettingsInvalid
+from .refusals import Fault, NotFound, PulkaFrozen, SettingsInvalid
 from .results import Ending, Result
 from .shares import Role
 
@@ -164,11 +164,20 @@ PULKA_OF = Msg("Pulka of {players}")
 IMPORTED_PULKA_OF = Msg("Imported pulka of {players}")
 
 
-def ended(pulka: Pulka, at: datetime) -> Pulka:
-    """The pulka frozen at `at` if its sheet is finished (rules.md §8.1) and it is not frozen already: what
-    every write that leaves a pulka finished keeps."""
-    if pulka.frozen is None and pulka.sheet.finished:
-        return dataclasses.replace(pulka, frozen=pulka.settled_now(Ending.FINISHED, at))
+def ended(settings: Settings, replayed: Replay, at: datetime, closed_by: str | None = None) -> Result | None:
+    """The result a write that leaves the pulka so freezes it with: closed by `closed_by` as it stands, or
+    finished by its last deal (rules.md §8.1); None while it goes on."""
+    if closed_by is None and not replayed.sheet.finished:
+        return None
+    ending = Ending.FINISHED if closed_by is None else Ending.CLOSED
+    return Result.settled(settle(replayed.sheet, settings.rules), replayed, ending, at, closed_by or "")
+
+
+def writable(pulka: Pulka) -> Pulka:
+    """The pulka, if a write may change it: once over its result is kept (PulkaFrozen), until its owner
+    reopens it."""
+    if pulka.frozen is not None:
+        raise PulkaFrozen()
     return pulka
 
 

@@ -12,9 +12,9 @@ from ...files import pulyafile
 from ...engine import Deal, DealResult
 from ...i18n.words import Msg
 from ..domain.idempotency import Once
-from ..domain.pulkas import Pulka
+from ..domain.pulkas import Pulka, writable
 from ..domain.refusals import NothingToUndo, TooManyDeals
-from .pulkas import PulkaRepository, check_room, note, replayed
+from .pulkas import PulkaRepository, check_room, note, replayed, written
 
 
 def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
@@ -33,53 +33,53 @@ def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
 def add_deal(pulkas: PulkaRepository, uid: str, deal: Deal, expected: int | None = None, by: str = "",
              once: Once[Pulka] | None = None) -> Pulka:
     with pulkas.writing(uid, once, expected, counting=True) as change:
-        before = change.before
+        before = writable(change.before)
         if len(before.deals) >= pulkas.max_deals:
             raise TooManyDeals(pulkas.max_deals)
         check_room(pulkas, before.owner_id, 1, held=change.owner_deals)
         deals = (*before.deals, deal)
         replay = replayed(before.settings, deals, focus=len(deals))
         change.append(deal)
-        return change.done(deals, replay, note("added", len(deals), by))
+        return written(change, deals, replay, note("added", len(deals), by))
 
 
 def edit_deal(pulkas: PulkaRepository, uid: str, number: int, deal: Deal, expected: int | None = None,
               by: str = "", once: Once[Pulka] | None = None) -> Pulka:
     """Replace deal `number`; every later deal is scored again, and must stay valid."""
     with pulkas.writing(uid, once, expected) as change:
-        before = change.before
+        before = writable(change.before)
         before.result(number)
         deals = list(before.deals)
         deals[number - 1] = deal
         replay = replayed(before.settings, deals, focus=number,
                           action=Msg("This change to deal {number}")(number=number))
         change.replace(number, deal)
-        return change.done(deals, replay, note("edited", number, by))
+        return written(change, deals, replay, note("edited", number, by))
 
 
 def delete_deal(pulkas: PulkaRepository, uid: str, number: int, expected: int | None = None, by: str = "",
                 once: Once[Pulka] | None = None) -> Pulka:
     """Remove deal `number`; the later deals keep their order and are scored again, and must stay valid."""
     with pulkas.writing(uid, once, expected) as change:
-        before = change.before
+        before = writable(change.before)
         before.result(number)
         deals = before.deals[:number - 1] + before.deals[number:]
         replay = replayed(before.settings, deals, action=Msg("Deleting deal {number}")(number=number),
                           renumber_from=number)
         change.remove(number)
-        return change.done(deals, replay, note("deleted", number, by))
+        return written(change, deals, replay, note("deleted", number, by))
 
 
 def undo(pulkas: PulkaRepository, uid: str, expected: int | None = None, by: str = "",
          once: Once[Pulka] | None = None) -> Pulka:
     """Take the last deal back."""
     with pulkas.writing(uid, once, expected) as change:
-        before = change.before
+        before = writable(change.before)
         if not before.deals:
             raise NothingToUndo()
         number = len(before.deals)
         change.remove(number)
         # The deal as it was, so that any phone may restore it until something else is written.
         taken = json.dumps(pulyafile.deal_to_json(before.deals[-1], before.players), ensure_ascii=False)
-        return change.done(before.deals[:-1], replayed(before.settings, before.deals[:-1]),
-                           note("undone", number, by) | {"undone": taken})
+        return written(change, before.deals[:-1], replayed(before.settings, before.deals[:-1]),
+                       note("undone", number, by) | {"undone": taken})

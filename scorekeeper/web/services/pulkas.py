@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Protocol
 
 from ...files import pulyafile
@@ -19,8 +19,8 @@ from ...engine import Deal, PulkaError, Replay, Text, replay
 from ..domain.idempotency import Once
 from ...i18n.words import Msg
 from ..domain.limits import AccountLimits
-from ..domain.pulkas import (Note, Pulka, Settings, Stamp, Standing, Summary, default_name, english, next_at_table,
-                             read_settings)
+from ..domain.pulkas import (Note, Pulka, Settings, Stamp, Standing, Summary, default_name, ended, english,
+                             next_at_table, read_settings, writable)
 from ..domain.results import Result
 from ..domain.refusals import AccountFull, DealRefused, Refused, RulesFrozen, TooManyDeals, TooManyPulkas
 
@@ -43,7 +43,7 @@ class PulkaChange(Protocol):
         """The pulka ends with `result` (domain.results), recorded as its ending."""
 
     def thaw(self, by: str) -> None:
-        """Its result is taken back (recorded: who), and it takes writes again."""
+        """Its result is taken back (recorded: who)."""
 
     @property
     def owner_deals(self) -> int | None:
@@ -87,18 +87,16 @@ class PulkaRepository(Protocol):
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
                started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "",
-               closed_by: str | None = None) -> Pulka:
-        """A new pulka at `table` (a pulka's `table`), else at a table of its own; frozen at once if its deals
-        finish it, or closed by `closed_by`."""
+               frozen: Result | None = None) -> Pulka:
+        """A new pulka at `table` (a pulka's `table`), else at a table of its own; frozen at once with
+        `frozen`, if given."""
 
     def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
-                thawing: bool = False, counting: bool = False) -> AbstractContextManager[PulkaChange]:
+                counting: bool = False) -> AbstractContextManager[PulkaChange]:
         """One transaction on one pulka: committed when the block ends, rolled back if it raises. NotFound: no
         such pulka; Answered: the key's write was made already; VersionConflict: the pulka is not at the
-        `expected` version (the one the caller last saw; None: any), found before anything is read;
-        PulkaFrozen: it is frozen, and the write is not `thawing` it. The block's `done` freezes a pulka
-        it leaves finished (rules.md §8.1). `counting`: the change knows its owner's deals (`owner_deals`),
-        counted as the write begins."""
+        `expected` version (the one the caller last saw; None: any), found before anything is read.
+        `counting`: the change knows its owner's deals (`owner_deals`), counted as the write begins."""
 
     def delete(self, uid: str) -> None: ...
 
@@ -147,10 +145,13 @@ def player_names(pulkas: PulkaRepository, account_id: int) -> list[str]:
 def create_pulka(pulkas: PulkaRepository, owner_id: int, settings: Settings, deals: Sequence[Deal] = (),
                  started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "",
                  closed_by: str | None = None) -> Pulka:
+    """A new pulka, frozen at once when its deals finish it or `closed_by` closes it (a paper sheet kept)."""
     if len(deals) > pulkas.max_deals:
         raise TooManyDeals(pulkas.max_deals)
     check_room(pulkas, owner_id, len(deals), new_pulka=True)
-    return pulkas.create(owner_id, settings, deals, replayed(settings, deals), started, once, table, closed_by)
+    replay_ = replayed(settings, deals)
+    return pulkas.create(owner_id, settings, deals, replay_, started, once, table,
+                         ended(settings, replay_, datetime.now(timezone.utc), closed_by))
 
 
 def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pulka: bool = False,
@@ -200,14 +201,14 @@ def change_settings(pulkas: PulkaRepository, uid: str, settings: Settings, expec
                     by: str = "") -> Pulka:
     """Name and currency change any time; the players, first dealer and rules only before the first deal."""
     with pulkas.writing(uid, expected=expected) as change:
-        before = change.before
+        before = writable(change.before)
         replay_ = before.replay
         if settings.seating != before.settings.seating:
             if before.deals:
                 raise RulesFrozen()
             replay_ = replayed(settings, ())
         change.set_settings(settings)
-        return change.done(before.deals, replay_, note("settings", None, by), settings)
+        return written(change, before.deals, replay_, note("settings", None, by), settings)
 
 
 def delete_pulka(pulkas: PulkaRepository, uid: str) -> None:
@@ -215,6 +216,15 @@ def delete_pulka(pulkas: PulkaRepository, uid: str) -> None:
 
 
 # -- what every write does -----------------------------------------------------------------------
+
+
+def written(change: PulkaChange, deals: Sequence[Deal], replay_: Replay, note: Note,
+            settings: Settings | None = None) -> Pulka:
+    """The write done: one that leaves the pulka finished freezes it (rules.md §8.1)."""
+    result = ended(settings or change.before.settings, replay_, datetime.now(timezone.utc))
+    if result is not None:
+        change.freeze(result)
+    return change.done(deals, replay_, note, settings)
 
 
 def note(what: str, deal: int | None, by: str) -> dict[str, object]:

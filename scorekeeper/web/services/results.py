@@ -1,7 +1,7 @@
 """Results: a pulka closed by its owner before it finished (settled as it stands, rules.md §15) or reopened,
 and every frozen pulka checked against the engine of today (`scorekeeper stats verify`).
 
-A pulka freezes by itself when a write finishes it (the store's `done`); these are the owner's own ends."""
+A pulka freezes by itself when a write finishes it (services.pulkas.written); these are the owner's own ends."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from typing import Protocol
 
 from ..domain.idempotency import Once
-from ..domain.pulkas import Pulka
+from ..domain.pulkas import Pulka, writable
 from ..domain.refusals import PulkaOpen
 from ..domain.results import Ending, Result
 from .pulkas import PulkaRepository, note
@@ -24,8 +24,8 @@ class FrozenPulkas(Protocol):
 def close(pulkas: PulkaRepository, uid: str, by: str, expected: int | None = None,
           once: Once[Pulka] | None = None) -> Pulka:
     """Its owner ends the pulka as it stands: its result is kept and it takes no more writes."""
-    with pulkas.writing(uid, once, expected) as change:  # a frozen pulka is refused (PulkaFrozen) here
-        before = change.before
+    with pulkas.writing(uid, once, expected) as change:
+        before = writable(change.before)
         change.freeze(before.settled_now(Ending.CLOSED, datetime.now(timezone.utc), by))
         return change.done(before.deals, before.replay, note("closed", None, by))
 
@@ -34,7 +34,7 @@ def reopen(pulkas: PulkaRepository, uid: str, by: str, expected: int | None = No
            once: Once[Pulka] | None = None) -> Pulka:
     """Its owner takes the result back, to change the pulka; the next write that leaves it finished, or a
     close, freezes it again."""
-    with pulkas.writing(uid, once, expected, thawing=True) as change:
+    with pulkas.writing(uid, once, expected) as change:
         before = change.before
         if before.frozen is None:
             raise PulkaOpen()

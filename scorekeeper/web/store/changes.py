@@ -17,7 +17,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, aliased
 
 from ...engine import Deal, Replay
-from ..domain.pulkas import Note, Pulka, Settings, Standing, ended
+from ..domain.pulkas import Note, Pulka, Settings, Standing
 from ..domain.results import Event, Result
 from .deals import deal_values
 from .models import DealRow, EventRow, PlayerRow, PulkaRow, SeatRow, public_id, now
@@ -79,8 +79,7 @@ class Change:
         self.before = before
         self.owner_deals = owner_deals  # counted with the bump, when the write asked for it
         self.after: Pulka | None = None
-        self.result = before.frozen
-        self.thawed = False
+        self.result = before.frozen  # as the use case leaves it: frozen, thawed, or as it was
 
     def append(self, deal: Deal) -> None:
         self._core(_APPEND.values(pulka_id=self.pulka_id, position=len(self.before.deals) + 1, created_at=now(),
@@ -110,7 +109,7 @@ class Change:
         self.result = result
 
     def thaw(self, by: str) -> None:
-        self.result, self.thawed = None, True
+        self.result = None
         self.session.add(EventRow(pulka_id=self.pulka_id, what=Event.REOPENED.value, by=by, at=now()))
 
     def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
@@ -122,9 +121,7 @@ class Change:
             self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
             first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, updated_at=now(),
             last_change=note, frozen=self.result)
-        if not self.thawed:  # a write that leaves the pulka finished freezes it (domain.pulkas.ended)
-            self.after = ended(self.after, now())
-        result = self.after.frozen
+        result = self.result
         if result is not None and result is not self.before.frozen:
             recorded(self.session, self.pulka_id, result)
         done: Update = _DONE

@@ -18,9 +18,9 @@ from sqlalchemy.exc import IntegrityError
 from ...engine import Deal, Replay
 from ..domain.idempotency import Answered, Once
 from ..domain.limits import AccountLimits
-from ..domain.pulkas import Pulka, Settings, Stamp, Standing, Summary, ended
-from ..domain.refusals import NotFound, PulkaFrozen, VersionConflict
-from ..domain.results import Ending
+from ..domain.pulkas import Pulka, Settings, Stamp, Standing, Summary
+from ..domain.refusals import NotFound, VersionConflict
+from ..domain.results import Result
 from ..domain.shares import Role
 from .cache import Section, VersionCache
 from .changes import Change, bump, recorded, seats
@@ -135,10 +135,10 @@ class PulkaStore:
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
                started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "",
-               closed_by: str | None = None) -> Pulka:
+               frozen: Result | None = None) -> Pulka:
         """A new pulka of the account with its deals (an import brings some, and when it started, in its
-        offset), already replayed by the caller, at `table` (else a table of its own), closed at once by
-        `closed_by` if given (a paper sheet kept); made once under the idempotency key `once`."""
+        offset), already replayed by the caller, at `table` (else a table of its own), frozen at once with
+        the result `frozen` if given; made once under the idempotency key `once`."""
         try:
             with self.db.Session.begin() as session:
                 uid = new_uid()
@@ -154,10 +154,7 @@ class PulkaStore:
                 session.add_all(DealRow(pulka_id=row.id, position=number, **deal_values(deal))
                                 for number, deal in enumerate(deals, 1))
                 session.flush()
-                pulka = pulka_of(row, tuple(deals), replayed)
-                if closed_by is not None:
-                    pulka = dataclasses.replace(pulka, frozen=pulka.settled_now(Ending.CLOSED, now(), closed_by))
-                pulka = ended(pulka, now())
+                pulka = dataclasses.replace(pulka_of(row, tuple(deals), replayed), frozen=frozen)
                 row.standing = Standing.of(pulka).stored()
                 if pulka.frozen is not None:
                     row.result, row.ended_at = pulka.frozen.stored(), pulka.frozen.at
@@ -179,12 +176,11 @@ class PulkaStore:
 
     @contextmanager
     def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
-                thawing: bool = False, counting: bool = False) -> Iterator[Change]:
+                counting: bool = False) -> Iterator[Change]:
         """One transaction on one pulka: committed when the block ends, rolled back if it raises. Under the
         idempotency key `once`, the key and its answer are stored in the same transaction; Answered if the
-        key's write was made already. VersionConflict when the pulka is not at the `expected` version;
-        PulkaFrozen when it is frozen, unless the write is `thawing` it (reopening). `counting`: the change
-        knows how many deals the owner's pulkas hold (the room check of a new deal)."""
+        key's write was made already. VersionConflict when the pulka is not at the `expected` version.
+        `counting`: the change knows how many deals the owner's pulkas hold (the room check of a new deal)."""
         known = self.watch.stamp(uid)
         if expected is not None and once is None and known is not None and known.version > expected:
             # Stale for sure, since a version only moves forward: refused without a transaction. (Under a key the
@@ -207,8 +203,6 @@ class PulkaStore:
             if before is None:
                 row = session.get_one(PulkaRow, pulka_id)
                 before = dataclasses.replace(pulka_of(row, deals_of(session, pulka_id)), version=version - 1)
-            if before.frozen is not None and not thawing:
-                raise PulkaFrozen()
             # The new stamp goes to the other processes with the write's last statement (Change.done).
             change = Change(session, pulka_id, before, owner_deals)
             yield change
