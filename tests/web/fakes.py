@@ -17,13 +17,12 @@ from scorekeeper.web.domain.accounts import Account, username_key
 from scorekeeper.web.domain.idempotency import Answer, Answered, Once
 from scorekeeper.web.domain.limits import AccountLimits
 from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Stamp, Summary
-from scorekeeper.web.domain.refusals import AccountInvalid, NotFound, VersionConflict
+from scorekeeper.web.domain.refusals import Duplicate, NotFound, VersionConflict
 from scorekeeper.web.domain.results import Result
 from scorekeeper.web.domain.shares import Access, Role, Share
 from scorekeeper.web.services.accounts import AccountRepository
 from scorekeeper.web.services.pulkas import PulkaRepository
 from scorekeeper.web.services.shares import ShareRepository
-from scorekeeper.i18n.words import Msg
 
 
 def now() -> datetime:
@@ -179,7 +178,7 @@ class FakeAccounts:
 
     def create_account(self, username: str, password_hash: str) -> Account:
         if any(username_key(a.username) == username_key(username) for a in self.rows.values()):
-            raise AccountInvalid(Msg("the username {username} is taken")(username=repr(username)), "username")
+            raise Duplicate()
         account = Account(len(self.rows) + 1, username, is_admin=not self.rows, created_at=now())
         self.rows[account.id], self.hashes[account.id] = account, password_hash
         return account

@@ -20,7 +20,8 @@ from ...i18n.words import Msg
 from ..domain.accounts import (FAILURES_PER_ACCOUNT, FAILURES_PER_ADDRESS, FAILURES_PER_PAIR, PASSWORD_MAX,
                                TOKEN_PREFIX, WINDOW, Account, check_password, check_username, username_key)
 from ..domain.limits import USERNAME_KEY_MAX
-from ..domain.refusals import AccountInvalid, NotFound, RegistrationClosed, TooManyAttempts, Unauthorized
+from ..domain.refusals import (AccountInvalid, Duplicate, NotFound, RegistrationClosed, TooManyAttempts,
+                               Unauthorized)
 
 # argon2-cffi's defaults: argon2id, the RFC 9106 low-memory profile (64 MiB, 3 passes).
 HASHER = PasswordHasher()
@@ -29,7 +30,7 @@ SESSION_SECRET_MAX = 64  # token_urlsafe(32) is 43 characters: a longer one is n
 
 class AccountRepository(Protocol):
     def create_account(self, username: str, password_hash: str) -> Account:
-        """A new account; the first of the instance is its administrator (AccountInvalid: the name is taken)."""
+        """A new account; the first of the instance is its administrator (Duplicate: the name is taken)."""
 
     def account(self, *, account_id: int | None = None, username: str | None = None,
                 token_hash: str | None = None, remembered: bool = False) -> Account | None:
@@ -75,7 +76,11 @@ def register(accounts: AccountRepository, username: object, password: object, *,
         raise RegistrationClosed()
     if not isinstance(username, str) or not isinstance(password, str):
         raise AccountInvalid(Msg("send a username and a password as text"), "username")
-    return accounts.create_account(check_username(username), HASHER.hash(check_password(password)))
+    username = check_username(username)
+    try:
+        return accounts.create_account(username, HASHER.hash(check_password(password)))
+    except Duplicate:
+        raise AccountInvalid(Msg("the username {username} is taken")(username=repr(username)), "username") from None
 
 
 def failure_keys(username: str, address: str) -> dict[str, str]:

@@ -10,10 +10,9 @@ from sqlalchemy import CursorResult, bindparam, delete, func, insert, select, up
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ...i18n.words import Msg
 from ..domain.accounts import Account, username_key
 from ..domain.limits import USERNAME_KEY_MAX
-from ..domain.refusals import AccountInvalid, NotFound
+from ..domain.refusals import Duplicate, NotFound
 from .db import Database, noting
 from .models import AccountRow, LoginFailureRow, PlayerRow, PulkaRow, SessionRow, TokenRow
 from .watch import Watch, access_changed
@@ -43,8 +42,7 @@ class AccountStore:
             except IntegrityError:
                 if admin and self.account(username=username) is None:
                     continue  # another registration became the administrator first
-                raise AccountInvalid(Msg("the username {username} is taken")(username=repr(username)),
-                                     "username") from None
+                raise Duplicate() from None  # the name is taken
             self.watch.access_changed()  # a name that was nobody's is somebody's
             return made
         raise AssertionError("a plain account is made or its name is taken")
