@@ -12,7 +12,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 from decimal import Decimal, InvalidOperation
 
 from ...engine import (Debt, Obligation, ObligationStatus, Payment, PaymentKind, SettleUp, balances, owed, paid,
@@ -22,6 +22,7 @@ from .limits import CURRENCY_MAX, LEDGER_NOTE_MAX
 from .players import Player
 from .reading import one_line
 from .refusals import Refused
+from .results import Result
 
 # The largest amount one payment moves: a billion in any currency is a typing mistake.
 AMOUNT_MAX = Decimal("1000000000")
@@ -43,6 +44,15 @@ class Entry:
     day: date  # the pulka's date, in its players' time
     ended: datetime
     own: bool
+
+
+def obligations_of(pulka: str, title: str, day: date, currency: str, own: bool, result: Result,
+                   seats: Sequence[str]) -> list[Entry]:
+    """What a frozen pulka's result leaves owed, its transfers between its seats' players (`seats`: their ids
+    by seat, a merged one as the one he is merged into): two seats of one merged player owe nobody."""
+    return [Entry(Obligation(obligation_id(pulka, result.at, i), pulka, seats[t.payer], seats[t.payee], t.amount,
+                             currency), title, day, result.at.astimezone(timezone.utc), own)
+            for i, t in enumerate(result.transfers) if seats[t.payer] != seats[t.payee]]
 
 
 @dataclass(frozen=True)

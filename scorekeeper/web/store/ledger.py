@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
-from ...engine import Obligation, Payment, PaymentKind
+from ...engine import Payment, PaymentKind
 from ..domain.idempotency import Answered, Once
-from ..domain.ledger import Entry, Reopened, Row, Rows, obligation_id
+from ..domain.ledger import Reopened, Row, Rows, obligations_of
 from ..domain.results import Event, Result
 from .db import Database
 from .keys import answer, remember
@@ -118,11 +118,8 @@ def _read(session: Session, account_id: int) -> tuple[Rows, dict[str, int], dict
         result = Result.read(row.result)
         assert result is not None
         seats = [roots[seat.player_id].uid for seat in sorted(row.seats, key=lambda s: s.seat)]
-        for i, t in enumerate(result.transfers):
-            if seats[t.payer] != seats[t.payee]:  # two seats of one merged player owe nobody
-                entries.append(Entry(Obligation(obligation_id(row.uid, result.at, i), row.uid, seats[t.payer],
-                                                seats[t.payee], t.amount, row.currency),
-                                     row.name, local_date(row), aware(result.at), row.owner_id == account_id))
+        entries += obligations_of(row.uid, row.name, local_date(row), row.currency, row.owner_id == account_id,
+                                  result, seats)
     shared = {e.obligation.id for e in entries if not e.own}
     owners = {row.owner_id for row in pulkas if row.owner_id != account_id}
     query = select(PaymentRow).where(or_(PaymentRow.owner_id == account_id, PaymentRow.owner_id.in_(owners) &
