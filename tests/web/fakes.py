@@ -19,7 +19,7 @@ from scorekeeper.web.domain.limits import AccountLimits
 from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Stamp, Summary
 from scorekeeper.web.domain.refusals import Duplicate, NotFound, VersionConflict
 from scorekeeper.web.domain.results import Result
-from scorekeeper.web.domain.shares import Access, Role, Share
+from scorekeeper.web.domain.shares import Access, Role, Share, access_of
 from scorekeeper.web.services.accounts import AccountRepository
 from scorekeeper.web.services.pulkas import PulkaRepository
 from scorekeeper.web.services.shares import ShareRepository
@@ -277,13 +277,9 @@ class FakeShares:
         row = self.pulkas.rows.get(uid)
         if row is None:
             return None
-        if account_id is not None and row.owner_id == account_id:
-            return Access(Role.OWNER)
         held = [s for s in self.shares(uid) if s.token in share_tokens or (account_id, s.id) in self.granted]
-        if not held:
-            return None
-        best = min(held, key=lambda share: share.role != Role.SCORER)
-        return Access(best.role, best.label, best.id, best.player)
+        return access_of(account_id is not None and row.owner_id == account_id,
+                         [Access(s.role, s.label, s.id, s.player) for s in held])
 
 
 class FakeStore:

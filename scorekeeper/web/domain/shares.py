@@ -3,6 +3,7 @@ play pulka after pulka: "same players again" keeps the links)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -44,3 +45,11 @@ class Access:
     label: str = ""  # the link's name, for the note other phones show
     share_id: str | None = None
     player: int | None = None  # the seat of the player whose link it is: his phone shows the sheet from his seat
+
+
+def access_of(owner: bool, links: Sequence[Access]) -> Access | None:
+    """What a caller may do with a pulka: everything, its owner; else what the best share link of its table
+    that he holds allows (a scorer's, if he holds one); None: nothing."""
+    if owner:
+        return Access(Role.OWNER)
+    return min(links, key=lambda link: link.role != Role.SCORER, default=None)

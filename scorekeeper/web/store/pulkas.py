@@ -21,7 +21,7 @@ from ..domain.limits import AccountLimits
 from ..domain.pulkas import Pulka, Settings, Stamp, Standing, Summary
 from ..domain.refusals import NotFound, VersionConflict
 from ..domain.results import Result
-from ..domain.shares import Role
+from ..domain.shares import Access, Role, access_of
 from .cache import Section, VersionCache
 from .changes import Change, bump, recorded, seats
 from .db import Database
@@ -240,5 +240,7 @@ def _deals(standing: Standing | None) -> int:
 
 
 def _best(roles: Sequence[str]) -> Role:
-    """The most a caller holding several share links of one pulka may do."""
-    return Role.SCORER if Role.SCORER in {Role(role) for role in roles} else Role.VIEWER
+    """The most a caller holding several share links of one pulka may do (one at least: it lists the pulka)."""
+    best = access_of(False, [Access(Role(role)) for role in roles])
+    assert best is not None
+    return best.role

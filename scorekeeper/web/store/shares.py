@@ -11,7 +11,7 @@ from sqlalchemy.orm import InstrumentedAttribute, aliased
 from sqlalchemy.sql import ColumnElement
 
 from ..domain.refusals import NotFound
-from ..domain.shares import Access, Role, Share
+from ..domain.shares import Access, Role, Share, access_of
 from .db import Database, noting
 from .models import AccessRow, PulkaRow, ShareRow, now
 from .rows import aware
@@ -60,15 +60,11 @@ class ShareStore:
             rows = connection.execute(_ACCESS, {"uid": uid, "account": account_id, "tokens": list(share_tokens)}).all()
         if not rows:
             return None
-        if rows[0].owner_id is not None and rows[0].owner_id == account_id:
-            return Access(Role.OWNER)
-        links = [row for row in rows if row.share_id is not None]
-        if not links:
-            return None
+        owner = rows[0].owner_id is not None and rows[0].owner_id == account_id
+        links = [] if owner else [row for row in rows if row.share_id is not None]
         self._used([link.share_id for link in links
                     if link.last_used_at is None or now() - aware(link.last_used_at) > LAST_USED_EVERY])
-        best = min(links, key=lambda link: link.role != Role.SCORER)  # a scorer link, if it holds one
-        return Access(Role(best.role), best.label, best.share_id, best.player)
+        return access_of(owner, [Access(Role(link.role), link.label, link.share_id, link.player) for link in links])
 
     def add_share(self, uid: str, role: Role, label: str, player: int | None = None) -> Share:
         with self.db.Session.begin() as session:
