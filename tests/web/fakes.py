@@ -7,20 +7,22 @@ from __future__ import annotations
 import copy
 import dataclasses
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any
 
-from scorekeeper.engine import Deal, Replay, replay
+from scorekeeper.engine import Deal, Record, Replay, replay
 from scorekeeper.web.domain.accounts import Account, username_key
 from scorekeeper.web.domain.idempotency import Answer, Answered, Once
 from scorekeeper.web.domain.limits import AccountLimits
+from scorekeeper.web.domain.players import Member, Player
 from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Stamp, Summary
 from scorekeeper.web.domain.refusals import Duplicate, NotFound, VersionConflict
 from scorekeeper.web.domain.results import Result
 from scorekeeper.web.domain.shares import Access, Role, Share, access_of
 from scorekeeper.web.services.accounts import AccountRepository
+from scorekeeper.web.services.players import PlayerRepository
 from scorekeeper.web.services.pulkas import PulkaRepository
 from scorekeeper.web.services.shares import ShareRepository
 
@@ -306,7 +308,6 @@ class FakeLedger:
     them, and payments appended by writes, kept only when the write's block ends without an error."""
 
     def __init__(self, players: Sequence[str]) -> None:
-        from scorekeeper.web.domain.players import Player
         self.players = {p: Player(p, p.upper()) for p in players}
         self.obligations: list[Any] = []
         self.payments: list[Any] = []
@@ -340,3 +341,51 @@ class _FakeLedgerWrite:
 
     def done(self, made: Any) -> Any:
         return made
+
+
+class FakePlayers:
+    """One account's own players in memory (services.players.PlayerRepository): each one's name, whom he is
+    merged into, and the pulkas he sat in; a write is kept only when its block ends without an error."""
+
+    def __init__(self, pulkas: dict[str, set[str]]) -> None:
+        self.names = {uid: uid.upper() for uid in pulkas}
+        self.into: dict[str, str | None] = dict.fromkeys(pulkas)
+        self.pulkas = pulkas
+
+    def records(self, account_id: int, unfinished: bool = False
+                ) -> tuple[list[Player], tuple[Record[str], ...], dict[str, str]]:
+        return [Player(uid, name) for uid, name in self.names.items() if self.into[uid] is None], (), {}
+
+    def merged_ones(self, account_id: int, uid: str) -> list[Player]:
+        return [Player(p, self.names[p]) for p, into in self.into.items() if into == uid]
+
+    def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
+        return tuple(uid for uid, pulkas in self.pulkas.items() if pulka in pulkas)
+
+    @contextmanager
+    def writing(self, account_id: int) -> Iterator[FakePlayers]:
+        kept = copy.deepcopy((self.names, self.into))
+        try:
+            yield self
+        except BaseException:
+            self.names, self.into = kept
+            raise
+
+    def member(self, uid: str) -> Member | None:
+        if uid not in self.names:
+            return None
+        return Member(uid, self.into[uid], tuple(p for p, into in self.into.items() if into == uid),
+                      frozenset(self.pulkas[uid]))
+
+    def rename(self, uid: str, name: str) -> Player:
+        if any(other != uid and taken == name for other, taken in self.names.items()):
+            raise Duplicate()  # the unique index on (owner, name)
+        self.names[uid] = name
+        return Player(uid, name)
+
+    def merge(self, uids: Iterable[str], into: str | None) -> None:
+        for uid in uids:
+            self.into[uid] = into
+
+
+_players: PlayerRepository = FakePlayers({})

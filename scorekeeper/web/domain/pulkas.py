@@ -165,8 +165,8 @@ IMPORTED_PULKA_OF = Msg("Imported pulka of {players}")
 
 
 def ended(settings: Settings, replayed: Replay, at: datetime, closed_by: str | None = None) -> Result | None:
-    """The result a write that leaves the pulka so freezes it with: closed by `closed_by` as it stands, or
-    finished by its last deal (rules.md §8.1); None while it goes on."""
+    """The result a pulka written now is frozen with: closed by `closed_by` as it stands, or finished by its
+    last deal (rules.md §8.1); None while it goes on."""
     if closed_by is None and not replayed.sheet.finished:
         return None
     ending = Ending.FINISHED if closed_by is None else Ending.CLOSED
