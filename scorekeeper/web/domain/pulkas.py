@@ -4,7 +4,6 @@ the list of an account."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
