@@ -1,6 +1,6 @@
 """Renaming and merging a circle's players, decided by the use cases alone (services.players) on a fake that
 only keeps the rows: whom a player may be merged into, undoing a merge, a name taken. The same answers
-through the app and the database are in test_players.py."""
+through the app and the database are in test_players.py beside it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from scorekeeper.web.domain.refusals import NotFound, Refused
 from scorekeeper.web.services import players
 
-from .fakes import FakePlayers
+from ..fakes import FakePlayers
 
 OWNER = 1
 
