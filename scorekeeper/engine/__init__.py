@@ -32,7 +32,7 @@ from .scoring import Column, Entry
 from .settlement import Settlement, Transfer, settle
 from .paper import Pair, pairs, paper_sheet
 from .ledger import (
-    Debt, Obligation, ObligationStatus, Payment, PaymentKind, Payoff, SettleUp, balances, mark_paid, open_amount, owed,
+    Obligation, ObligationStatus, Payment, PaymentKind, SettleUp, balances, mark_paid, open_amount, owed,
     paid, reversal, settle_up, status, unmark,
 )
 from .sheet import Points, Sheet
@@ -52,7 +52,7 @@ __all__ = [
     "merged", "pairs", "paper_sheet", "player_stats", "quoted", "replay", "roles", "running", "running_pair",
     "seats_in_play", "settle", "standings",
     # the ledger
-    "Debt", "Obligation", "ObligationStatus", "Payment", "PaymentKind", "Payoff", "SettleUp", "balances", "mark_paid",
+    "Obligation", "ObligationStatus", "Payment", "PaymentKind", "SettleUp", "balances", "mark_paid",
     "open_amount", "owed", "paid", "reversal", "settle_up", "status", "unmark",
 ]
 

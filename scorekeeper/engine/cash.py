@@ -27,7 +27,7 @@ def in_cash(money: Sequence[Decimal], unit: Decimal) -> tuple[Decimal, ...]:
     return tuple(Decimal(amount).scaleb(-2) for amount in floors)
 
 
-def cash_transfers(cash: Sequence[Decimal]) -> tuple[Transfer, ...]:
+def cash_transfers(cash: Sequence[Decimal]) -> tuple[Transfer[int], ...]:
     """The fewest payments that settle amounts already in cash (each a multiple of the unit, so every
     payment is too)."""
     return tuple(fewest_payments([int(amount.scaleb(2)) for amount in cash]))

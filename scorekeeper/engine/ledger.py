@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
 from .cash import in_cash
+from .settlement import Transfer
 from .settlement import _transfers as fewest_payments
 
 # Beyond this many nonzero balances (left once opposite pairs are matched), the subset DP's 2ⁿ sums no
@@ -99,23 +100,8 @@ class Payment(Generic[K, I]):
 
 
 @dataclass(frozen=True)
-class Debt(Generic[K]):
-    """`debtor` owes `creditor` `amount`, all rows between the two netted."""
-    debtor: K
-    creditor: K
-    amount: Decimal
-
-
-@dataclass(frozen=True)
-class Payoff(Generic[K]):
-    payer: K
-    payee: K
-    amount: Decimal
-
-
-@dataclass(frozen=True)
 class SettleUp(Generic[K]):
-    payments: tuple[Payoff[K], ...]
+    payments: tuple[Transfer[K], ...]
     exact: bool  # the count is proven the fewest (False: the greedy rule, past EXACT_UP_TO)
 
 
@@ -179,9 +165,9 @@ def status(obligation: Obligation[K, I], payments: Collection[Payment[K, I]]) ->
     return ObligationStatus.PAID if done >= _cents(obligation.amount) else ObligationStatus.PARTLY_PAID
 
 
-def owed(obligations: Collection[Obligation[K, I]], payments: Collection[Payment[K, I]]) -> tuple[Debt[K], ...]:
-    """Every row between two players, obligations and payments, linked or not, netted into one debt per pair;
-    even pairs are left out. A player's debts (owing: +, owed: −) add up to minus his balance. Sorted by
+def owed(obligations: Collection[Obligation[K, I]], payments: Collection[Payment[K, I]]) -> tuple[Transfer[K], ...]:
+    """Every row between two players, obligations and payments, linked or not, netted into one debt per pair
+    (its payer owes its payee); even pairs are left out. A player's debts (owing: +, owed: −) add up to minus his balance. Sorted by
     debtor, then creditor."""
     _check(obligations, payments)
     net: dict[tuple[K, K], int] = {}  # (a, b), a < b: what a owes b
@@ -196,8 +182,8 @@ def owed(obligations: Collection[Obligation[K, I]], payments: Collection[Payment
         add(o.debtor, o.creditor, _cents(o.amount))
     for p in payments:
         add(p.payee, p.payer, p.cents)  # paying is owing the other way
-    debts = [Debt(a, b, _decimal(c)) if c > 0 else Debt(b, a, _decimal(-c)) for (a, b), c in net.items() if c]
-    return tuple(sorted(debts, key=lambda d: (d.debtor, d.creditor)))
+    debts = [Transfer(a, b, _decimal(c)) if c > 0 else Transfer(b, a, _decimal(-c)) for (a, b), c in net.items() if c]
+    return tuple(sorted(debts, key=lambda d: (d.payer, d.payee)))
 
 
 def reversal(payment: Payment[K, I], id: I) -> Payment[K, I]:
@@ -250,7 +236,7 @@ def settle_up(balances: Mapping[K, Decimal], unit: Decimal | None = None) -> Set
         groups += [[rest[i] for i in group] for group in _most_zero_groups([cents[i] for i in rest])]
     elif rest:
         groups.append(rest)
-    payoffs = [Payoff(players[group[t.payer]], players[group[t.payee]], t.amount)
+    payoffs = [Transfer(players[group[t.payer]], players[group[t.payee]], t.amount)
                for group in groups for t in fewest_payments([cents[i] for i in group])]
     return SettleUp(tuple(sorted(payoffs, key=lambda p: (p.payer, p.payee))), exact)
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from . import Points, Rules, Settlement, Sheet, settle
+from . import Points, Rules, Settlement, Sheet, Transfer, settle
 
 
 @dataclass(frozen=True)
@@ -27,19 +27,12 @@ class Standing:
 
 
 @dataclass(frozen=True)
-class Payment:
-    payer: str
-    payee: str
-    amount: Decimal
-
-
-@dataclass(frozen=True)
 class Settled:
     players: tuple[str, ...]
     standings: tuple[Standing, ...]
     amnesty: Points  # the smallest gora, struck from every gora
     pairwise: tuple[tuple[Fraction, ...], ...]  # [i][j]: what i wins from j, in whists (0 on the diagonal)
-    payments: tuple[Payment, ...]  # the fewest that settle the money
+    payments: tuple[Transfer[str], ...]  # the fewest that settle the money
     whist_price: Decimal
     finished: bool
 
@@ -67,7 +60,7 @@ def settled(players: Sequence[str], sheet: Sheet, rules: Rules, settlement: Sett
                                  s.net[i], s.balance[i], s.money[i]) for i, name in enumerate(names)),
         amnesty=s.amnesty,
         pairwise=s.pairwise,
-        payments=tuple(Payment(names[t.payer], names[t.payee], t.amount) for t in s.transfers),
+        payments=tuple(Transfer(names[t.payer], names[t.payee], t.amount) for t in s.transfers),
         whist_price=Decimal(rules.whist_price),
         finished=sheet.finished,
     )

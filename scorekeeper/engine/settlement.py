@@ -6,15 +6,22 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from math import floor
+from typing import Generic, TypeVar
 
 from .rules import Rules
 from .sheet import Points, Sheet
 
 
+P = TypeVar("P")  # who pays and who is paid: a seat, a player's name or a player's id
+
+
 @dataclass(frozen=True)
-class Transfer:
-    payer: int
-    payee: int
+class Transfer(Generic[P]):
+    """`payer` pays (or owes) `payee` `amount`: "who pays whom", the one shape of it in every settlement, in
+    seats here, in names in `settled`, in the ledger's players in `ledger`."""
+
+    payer: P
+    payee: P
     amount: Decimal
 
 
@@ -23,7 +30,7 @@ class Settlement:
     net: tuple[Fraction, ...]  # exact whists, summing to 0
     balance: tuple[Decimal, ...]  # whists, rounded half away from zero to 2 decimals
     money: tuple[Decimal, ...]  # cents, summing to exactly 0
-    transfers: tuple[Transfer, ...]
+    transfers: tuple[Transfer[int], ...]
     # The amnesty form a player checks by hand (§9.2): the smallest gora is
     # struck from every gora, each player then writes gora_whists[i] on i, and
     # pairwise[i][j] is what i wins from j (whists both ways, gora, pulya).
@@ -49,10 +56,10 @@ def _cents(amounts: list[Fraction]) -> list[int]:
     return cents
 
 
-def _transfers(cents: list[int]) -> list[Transfer]:
+def _transfers(cents: list[int]) -> list[Transfer[int]]:
     """The largest debtor pays the largest creditor, repeatedly (ties: the earlier seat)."""
     left = list(cents)
-    transfers = []
+    transfers: list[Transfer[int]] = []
     while any(left):
         payer = min(range(len(left)), key=lambda i: (left[i], i))
         payee = min(range(len(left)), key=lambda i: (-left[i], i))

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from scorekeeper.engine import ledger
 from scorekeeper.engine.ledger import (
-    Debt, Obligation, ObligationStatus, Payment, PaymentKind, Payoff, balances, mark_paid, open_amount, owed, paid,
+    Obligation, ObligationStatus, Payment, PaymentKind, Transfer, balances, mark_paid, open_amount, owed, paid,
     reversal, settle_up, status, unmark,
 )
 
@@ -105,9 +105,9 @@ def test_paid_open_and_status_by_hand():
 
 def test_owed_by_hand():
     # anna–boris: 10 − 4 paid; anna–vera: 4, and the 2.50 and its reversal cancel; boris–vera: 6 − 6 = even
-    assert owed(OBLIGATIONS, PAYMENTS) == (Debt("boris", "anna", D("6.00")), Debt("vera", "anna", D("4.00")))
+    assert owed(OBLIGATIONS, PAYMENTS) == (Transfer("boris", "anna", D("6.00")), Transfer("vera", "anna", D("4.00")))
     # a payment beyond the debt turns the pair round
-    assert owed([ob("o1", "b", "a", "5")], [pay("p1", "b", "a", "7.50", "o1")]) == (Debt("a", "b", D("2.50")),)
+    assert owed([ob("o1", "b", "a", "5")], [pay("p1", "b", "a", "7.50", "o1")]) == (Transfer("a", "b", D("2.50")),)
     assert owed([], []) == ()
 
 
@@ -136,7 +136,7 @@ def test_unmarking_takes_back_the_marks_not_yet_taken_back_and_nothing_else():
 # ---- settle_up --------------------------------------------------------------------------------------------
 
 
-def _apply(balances_: dict[str, Decimal], payments: tuple[Payoff[str], ...]) -> dict[str, Decimal]:
+def _apply(balances_: dict[str, Decimal], payments: tuple[Transfer[str], ...]) -> dict[str, Decimal]:
     left = dict(balances_)
     for p in payments:
         assert p.amount > 0 and p.payer != p.payee
@@ -149,7 +149,7 @@ def test_the_issue_counterexample_takes_three_payments_not_four():
     money = {"a": D(4), "b": D(3), "c": D(3), "d": D(-6), "e": D(-4)}
     result = settle_up(money)
     assert result.exact
-    assert result.payments == (Payoff("d", "b", D("3.00")), Payoff("d", "c", D("3.00")), Payoff("e", "a", D("4.00")))
+    assert result.payments == (Transfer("d", "b", D("3.00")), Transfer("d", "c", D("3.00")), Transfer("e", "a", D("4.00")))
     assert len(ledger.fewest_payments([4, 3, 3, -6, -4])) == 4  # the greedy rule of rules.md §15
 
 
@@ -177,7 +177,7 @@ def test_past_the_bound_the_greedy_rule_within_the_pairs_found():
     money |= {"x": D(50), "y": D(-50)}  # a pair, still found (the greedy rule alone would not)
     result = settle_up(money)
     assert not result.exact
-    assert Payoff("y", "x", D("50.00")) in result.payments
+    assert Transfer("y", "x", D("50.00")) in result.payments
     assert _apply(money, result.payments) == dict.fromkeys(money, D(0))
     assert len(result.payments) == n
 
@@ -269,7 +269,7 @@ def test_the_fewest_are_those_of_a_search(values):
 def test_settle_up_in_cash_by_hand():
     """+743.50 −644 −99.50 in tens: floors 740 −650 −100 leave one ten, to the largest remainder (B's 6.00)."""
     result = settle_up({"A": D("743.50"), "B": D("-644"), "C": D("-99.50")}, D(10))
-    assert result.payments == (Payoff("B", "A", D("640.00")), Payoff("C", "A", D("100.00")))
+    assert result.payments == (Transfer("B", "A", D("640.00")), Transfer("C", "A", D("100.00")))
     assert _apply({"A": D("743.50"), "B": D("-644"), "C": D("-99.50")}, result.payments) == {
         "A": D("3.50"), "B": D("-4.00"), "C": D("0.50")}
 
@@ -313,10 +313,10 @@ def test_balances_sum_to_zero_and_owed_adds_up_to_them(ledger_rows):
     from_owed = dict.fromkeys(found, D(0))
     for debt in owed(obligations, payments):
         assert debt.amount > 0
-        from_owed[debt.debtor] -= debt.amount
-        from_owed[debt.creditor] += debt.amount
+        from_owed[debt.payer] -= debt.amount
+        from_owed[debt.payee] += debt.amount
     assert from_owed == found
-    pairs = [frozenset((d.debtor, d.creditor)) for d in owed(obligations, payments)]
+    pairs = [frozenset((d.payer, d.payee)) for d in owed(obligations, payments)]
     assert len(set(pairs)) == len(pairs)
     assert _apply(found, settle_up(found).payments) == dict.fromkeys(found, D(0))
 

@@ -8,7 +8,7 @@ from decimal import Decimal
 from flask import request
 from flask.typing import ResponseReturnValue
 
-from ...engine import Debt, Payoff
+from ...engine import Transfer
 from ..domain.ledger import Entry, Ledger, Line, Row, read_cash
 from ..edge.access import Need, needs
 from ..edge.caller import actor, me
@@ -25,9 +25,7 @@ def amount(value: Decimal) -> int | float:
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-def debt_json(debt: Debt[str] | Payoff[str]) -> dict[str, object]:
-    if isinstance(debt, Debt):
-        return {"from": debt.debtor, "to": debt.creditor, "amount": amount(debt.amount)}
+def debt_json(debt: Transfer[str]) -> dict[str, object]:
     return {"from": debt.payer, "to": debt.payee, "amount": amount(debt.amount)}
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timezone
 from decimal import Decimal, InvalidOperation
 
-from ...engine import (Debt, Obligation, ObligationStatus, Payment, PaymentKind, SettleUp, balances, owed, paid,
+from ...engine import (Obligation, ObligationStatus, Payment, PaymentKind, SettleUp, Transfer, balances, owed, paid,
                        settle_up, status)
 from ...i18n.words import Msg
 from .limits import CURRENCY_MAX, LEDGER_NOTE_MAX
@@ -142,7 +142,7 @@ class Ledger:
     currencies: tuple[str, ...]
     players: Mapping[str, Player]
     balances: Mapping[str, Decimal]
-    owed: tuple[Debt[str], ...]
+    owed: tuple[Transfer[str], ...]
     lines: tuple[Line, ...]  # the latest pulka first
     payments: tuple[Row, ...]  # the latest first
     taken_back: frozenset[str]  # ids of the payments a reversal took back
@@ -178,18 +178,18 @@ class Ledger:
         """The suggested settle-up, in a cash unit if one is given (each balance rounded to it first)."""
         return self.settle_up if unit is None else settle_up(self.balances, unit)
 
-    def owed_among(self, players: Sequence[str], but: str | None = None) -> tuple[Debt[str], ...]:
+    def owed_among(self, players: Sequence[str], but: str | None = None) -> tuple[Transfer[str], ...]:
         """What these players still owe each other, netted, leaving out the pulka `but` (the one being settled:
         its transfers, and what was paid on them, are its own settlement, not carried over)."""
         lines = [line.entry.obligation for line in self.lines if line.entry.obligation.pulka != but]
         left_out = {line.entry.obligation.id for line in self.lines if line.entry.obligation.pulka == but}
         payments = [r.payment for r in self.payments if r.payment.obligation not in left_out or
                     r.payment.obligation is None]
-        return tuple(d for d in owed(lines, payments) if d.debtor in players and d.creditor in players)
+        return tuple(d for d in owed(lines, payments) if d.payer in players and d.payee in players)
 
-    def since(self, debt: Debt[str]) -> date | None:
+    def since(self, debt: Transfer[str]) -> date | None:
         """The date of the oldest obligation still open between the two ("since 12.11")."""
-        return self.oldest_open.get(frozenset((debt.debtor, debt.creditor)))
+        return self.oldest_open.get(frozenset((debt.payer, debt.payee)))
 
 
 @dataclass(frozen=True)
@@ -264,7 +264,7 @@ class Carried:
     oldest obligation still open between the two, and the settle-up of the pulka's money with them."""
 
     ledger: Ledger
-    debts: tuple[tuple[Debt[str], date | None], ...]
+    debts: tuple[tuple[Transfer[str], date | None], ...]
     seats: tuple[str, ...]  # the players' ids by seat
 
     def with_money(self, money: Sequence[Decimal], unit: Decimal | None = None) -> SettleUp[str]:
@@ -274,6 +274,6 @@ class Carried:
         for seat, amount in enumerate(money):
             total[self.seats[seat]] += amount
         for debt in self.debts:
-            total[debt[0].debtor] -= debt[0].amount
-            total[debt[0].creditor] += debt[0].amount
+            total[debt[0].payer] -= debt[0].amount
+            total[debt[0].payee] += debt[0].amount
         return settle_up(total, unit)

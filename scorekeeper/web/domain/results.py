@@ -40,7 +40,7 @@ class Result:
     deals: int
     net: tuple[Fraction, ...]  # exact whists by seat, summing to 0
     money: tuple[Decimal, ...]  # cents by seat, summing to 0
-    transfers: tuple[Transfer, ...]
+    transfers: tuple[Transfer[int], ...]
     pairwise: tuple[tuple[Fraction, ...], ...]  # [i][j]: what i wins from j
     roles: tuple[Roles, ...]  # each seat's deals by role, for the statistics (CLUB.md §2)
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from ...engine import Debt, SettleUp
+from ...engine import SettleUp, Transfer
 from ...render.text import amount
 from ..domain.ledger import Carried, Ledger, Line, Row
 
@@ -51,8 +51,8 @@ def page(book: Ledger, everything: bool = False, cash: Decimal | None = None) ->
                       book.settle_up_in(cash), cash)
 
 
-def owing(book: Ledger, debt: Debt[str]) -> Owing:
-    return Owing(book.name(debt.debtor), book.name(debt.creditor), debt.amount, book.since(debt))
+def owing(book: Ledger, debt: Transfer[str]) -> Owing:
+    return Owing(book.name(debt.payer), book.name(debt.payee), debt.amount, book.since(debt))
 
 
 @dataclass(frozen=True)

@@ -119,8 +119,8 @@ class LedgerMachine(RuleBasedStateMachine):
             assert balances == recomputed(self.repo, currency)
             book = Ledger.of(self.repo.rows(ACCOUNT), currency)
             for player, value in balances.items():  # a player's pair debts add up to minus his balance
-                rows = sum((d.amount if d.debtor == player else -d.amount for d in book.owed
-                            if player in (d.debtor, d.creditor)), Decimal(0))
+                rows = sum((d.amount if d.payer == player else -d.amount for d in book.owed
+                            if player in (d.payer, d.payee)), Decimal(0))
                 assert rows == -value
 
 
