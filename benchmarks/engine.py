@@ -17,7 +17,7 @@ from pathlib import Path
 
 import scorekeeper
 from scorekeeper.engine import Contract, Deal, DealType, Rules, Strain
-from scorekeeper.files.pulyafile import Pulka, dumps, parse
+from scorekeeper.files.pulyafile import PulkaFile, dumps, parse
 
 PLAYERS = ("Anna", "Boris", "Vera")
 
@@ -39,7 +39,7 @@ def _deal(rng: random.Random, active: tuple[int, ...], streak: int, made_share: 
     return Deal(DealType.GAME, declarer, Contract(level, rng.choice(list(Strain))), whist, tricks), made
 
 
-def long_pulka(deals: int, seed: int = 1) -> Pulka:
+def long_pulka(deals: int, seed: int = 1) -> PulkaFile:
     """A valid pulka of `deals` deals that does not finish (pulya_size 1000): past 10,000 deals, fewer games
     are made (the same pulka up to 10,000)."""
     made_share = 0.08 * min(1.0, 10_000 / max(deals, 1))
@@ -51,7 +51,7 @@ def long_pulka(deals: int, seed: int = 1) -> Pulka:
         deal, made = _deal(rng, ((dealer + 1) % 3, (dealer + 2) % 3, dealer), streak, made_share)
         streak = 0 if made else streak + (deal.type is DealType.RASPASY)
         log.append(deal)
-    pulka = Pulka(PLAYERS, Rules.of("sochi", pulya_size=1000), tuple(log))
+    pulka = PulkaFile(PLAYERS, Rules.of("sochi", pulya_size=1000), tuple(log))
     assert not pulka.replay().finished
     return pulka
 

@@ -11,7 +11,7 @@ import random
 
 from scorekeeper.engine import Contract, Deal, DealType, Rules, Strain, Word, replay
 from scorekeeper.engine.deals import defenders, seats_in_play
-from scorekeeper.files.pulyafile import Pulka
+from scorekeeper.files.pulyafile import PulkaFile
 
 NAMES = ("Аня", "Boris", "Вера", "Dmitri")
 
@@ -40,7 +40,7 @@ def _game(rng: random.Random, rules: Rules, active: tuple[int, ...], least: int,
 
 
 def long_pulka(players: int = 3, deals: int = 100, preset: str = "sochi", seed: int = 1,
-               pulya_size: int | None = None) -> Pulka:
+               pulya_size: int | None = None) -> PulkaFile:
     """`deals` deals of games, misères and raspasy; the pulya is big enough not to close first."""
     rng = random.Random(seed)
     rules = Rules.of(preset, pulya_size=pulya_size or min(1000, 2 * deals + 20))
@@ -75,7 +75,7 @@ def long_pulka(players: int = 3, deals: int = 100, preset: str = "sochi", seed: 
             out.append(deal)
         if made or rules.raspasy_exit_on == "any":
             streak = 0
-    pulka = Pulka(names, rules, tuple(out), 0)
+    pulka = PulkaFile(names, rules, tuple(out), 0)
     result = replay(rules, players, pulka.deals)  # raises if the generator made an invalid deal
     assert len(result.results) == deals and not result.finished, "pulya_size too small for this many deals"
     return pulka

@@ -33,7 +33,7 @@ from generate import long_pulka
 
 from scorekeeper.engine import Contract, Deal, DealType, Rules, Strain, Word, replay
 from scorekeeper.engine.deals import defenders
-from scorekeeper.files.pulyafile import Pulka, dumps
+from scorekeeper.files.pulyafile import PulkaFile, dumps
 
 PLAYERS = ("Anna", "Boris", "Vera")
 
@@ -62,7 +62,7 @@ def pulka_file(deals: int = 100) -> str:
                         {declarer: taken, first: 10 - taken - 1, second: 1})
         made.append(deal)
         sheet = replay(rules, 3, made).sheet
-    return dumps(Pulka(PLAYERS, rules, tuple(made)))
+    return dumps(PulkaFile(PLAYERS, rules, tuple(made)))
 
 
 # -- the server --------------------------------------------------------------------------------

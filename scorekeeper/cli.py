@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .files import sheetfile
 from .engine import Code, Problem, Replay, Sheet, Text, settle
-from .files.pulyafile import FileError, Pulka, loads, replay_for_result, write_result
+from .files.pulyafile import FileError, PulkaFile, loads, replay_for_result, write_result
 from .files.sheetfile import PaperSheet
 from .engine.settled import settled
 from .i18n.words import Msg, literal
@@ -58,7 +58,7 @@ def language_wanted(asked: str | None) -> str:
     return language if catalog_path(language).is_file() else "en"
 
 
-def format_result(pulka: Pulka, replayed: Replay, language: str = "en") -> str:
+def format_result(pulka: PulkaFile, replayed: Replay, language: str = "en") -> str:
     """The replay result for people: the sheet, the balances, who pays whom."""
     from .i18n.translate import writer
     from .render.steps import BALANCE_HEAD, NOBODY, PAYS, column_width

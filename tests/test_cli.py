@@ -10,7 +10,7 @@ import pytest
 
 import scorekeeper
 from scorekeeper import cli
-from scorekeeper.files.pulyafile import Pulka, dumps, loads, result_json
+from scorekeeper.files.pulyafile import PulkaFile, dumps, loads, result_json
 
 EXAMPLES = Path(__file__).parent / "data" / "sochi_examples.json"
 
@@ -78,10 +78,10 @@ def test_json_output_is_the_result_object_exactly():
 def test_the_pulka_is_replayed_and_settled_once(monkeypatch, capsys, flag):
     calls = {"replay": 0, "settle": 0}
     for name in calls:
-        def counted(self, *args, _name=name, _method=getattr(Pulka, name)):
+        def counted(self, *args, _name=name, _method=getattr(PulkaFile, name)):
             calls[_name] += 1
             return _method(self, *args)
-        monkeypatch.setattr(Pulka, name, counted)
+        monkeypatch.setattr(PulkaFile, name, counted)
     assert cli.main(["replay", str(EXAMPLES), *flag]) == 0
     assert calls == {"replay": 1, "settle": 1}
     assert capsys.readouterr().out

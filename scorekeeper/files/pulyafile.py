@@ -73,7 +73,7 @@ class FileError(ValueError):
 
 
 @dataclass(frozen=True)
-class Pulka:
+class PulkaFile:
     """A pulka as the file holds it: players by name, the rules, and the deals in seats."""
 
     players: tuple[str, ...]
@@ -110,7 +110,7 @@ def check_players(players: object) -> Text | None:
     return None
 
 
-def loads(text: str | bytes) -> Pulka:
+def loads(text: str | bytes) -> PulkaFile:
     """Parse a pulka file; its deals are checked against the rules when it is replayed."""
     return parse(decode(text))
 
@@ -128,7 +128,7 @@ def _not_json(constant: str) -> None:
     raise ValueError(f"{constant} is not a JSON number")
 
 
-def parse(data: object) -> Pulka:
+def parse(data: object) -> PulkaFile:
     """Read a `pulya/1` object. Structure and names are checked here, the rules of play by the engine."""
     if not isinstance(data, dict):
         raise FileError(Problem(Code.BAD_FORMAT, "", Msg("a pulka file is a JSON object")))
@@ -145,12 +145,12 @@ def parse(data: object) -> Pulka:
         deal, problems = read_deal(item, seat, number)
         if problems:
             # The earlier deals may break the rules first: they are reported first.
-            Pulka(players, rules, tuple(deals), first_dealer, opening=opening).replay()
+            PulkaFile(players, rules, tuple(deals), first_dealer, opening=opening).replay()
             raise FileError(min(problems, key=lambda p: p.code.rank), players)
         assert deal is not None  # no problem: a deal
         deals.append(deal)
     started = data.get("started")
-    return Pulka(players, rules, tuple(deals), first_dealer, data.get("name"), data.get("currency"),
+    return PulkaFile(players, rules, tuple(deals), first_dealer, data.get("name"), data.get("currency"),
                  None if started is None else _started(started), opening)
 
 
@@ -291,7 +291,7 @@ def deal_to_json(deal: Deal, players: tuple[str, ...] | list[str]) -> dict[str, 
     return data
 
 
-def to_json(pulka: Pulka) -> dict[str, Any]:
+def to_json(pulka: PulkaFile) -> dict[str, Any]:
     """The `pulya/1` object: rules as the preset plus what differs from it; name, currency, started when known."""
     described = {"name": pulka.name, "currency": pulka.currency,
                  "started": pulka.started.isoformat() if pulka.started else None}
@@ -304,7 +304,7 @@ def to_json(pulka: Pulka) -> dict[str, Any]:
     }
 
 
-def dumps(pulka: Pulka) -> str:
+def dumps(pulka: PulkaFile) -> str:
     return json.dumps(to_json(pulka), ensure_ascii=False, indent=2) + "\n"
 
 
@@ -312,7 +312,7 @@ def _by_name(players: tuple[str, ...], values: Iterable[int | Decimal | Fraction
     return {name: json_value(value) for name, value in zip(players, values)}
 
 
-def result_json(pulka: Pulka, result: Replay | None = None) -> dict[str, Any]:
+def result_json(pulka: PulkaFile, result: Replay | None = None) -> dict[str, Any]:
     """The `pulya-result/1` object of `scorekeeper replay --json`."""
     result = result or pulka.replay()
     players = pulka.players
@@ -323,12 +323,12 @@ def result_json(pulka: Pulka, result: Replay | None = None) -> dict[str, Any]:
     ]}
 
 
-def replay_for_result(pulka: Pulka) -> Replay:
+def replay_for_result(pulka: PulkaFile) -> Replay:
     """The pulka's replay with its lines already as `write_result` writes them (FileError as `Pulka.replay`)."""
     return pulka.replay(_line_text(pulka.players))
 
 
-def write_result(pulka: Pulka, result: Replay, out: TextIO) -> None:
+def write_result(pulka: PulkaFile, result: Replay, out: TextIO) -> None:
     """`result_json` as `json.dumps(…, ensure_ascii=False)` writes it, deal by deal: the text and the objects of a
     long pulka's every line are never all in memory at once, and a line the pulka writes again and again (the
     same player writing the same points for the same reason) is written out once. A replay from
@@ -356,7 +356,7 @@ def _line_text(players: tuple[str, ...]) -> Callable[[Entry], str]:
     return lambda e: json.dumps(entry(e), ensure_ascii=False)
 
 
-def _result_head(pulka: Pulka, result: Replay) -> dict[str, Any]:
+def _result_head(pulka: PulkaFile, result: Replay) -> dict[str, Any]:
     """The result without its deals."""
     players = pulka.players
     sheet = result.sheet

@@ -12,27 +12,27 @@ from .support import ROOT, generate, leningrad_four
 
 
 @pytest.fixture(scope="session")
-def sochi() -> pulyafile.Pulka:
+def sochi() -> pulyafile.PulkaFile:
     return pulyafile.loads((ROOT / "tests" / "data" / "sochi_examples.json").read_text())
 
 
 @pytest.fixture(scope="session")
-def leningrad() -> pulyafile.Pulka:
+def leningrad() -> pulyafile.PulkaFile:
     return leningrad_four()
 
 
 @pytest.fixture(scope="session")
-def long3() -> pulyafile.Pulka:
+def long3() -> pulyafile.PulkaFile:
     return generate.long_pulka(players=3, deals=150, preset="sochi", seed=3)
 
 
 @pytest.fixture(scope="session")
-def long4() -> pulyafile.Pulka:
+def long4() -> pulyafile.PulkaFile:
     return generate.long_pulka(players=4, deals=150, preset="leningrad", seed=4)
 
 
 @pytest.fixture(scope="session")
-def huge() -> pulyafile.Pulka:
+def huge() -> pulyafile.PulkaFile:
     return generate.long_pulka(players=3, deals=5000, preset="sochi", seed=5)
 
 

@@ -24,7 +24,7 @@ def _generator():
 generate = _generator()
 
 
-def leningrad_four() -> pulyafile.Pulka:
+def leningrad_four() -> pulyafile.PulkaFile:
     """Four deals, unfinished: a game made, raspasy with the talon, a remiz by 2, a misère that closes Вера."""
     s, h = Contract.parse("7S"), Contract.parse("8H")
     deals = (
@@ -33,7 +33,7 @@ def leningrad_four() -> pulyafile.Pulka:
         Deal(DealType.GAME, 0, h, {1: Word.WHIST, 3: Word.WHIST}, {0: 6, 1: 3, 3: 1}),  # dealer 2
         Deal(DealType.MISERE, 2, tricks={2: 0}),  # dealer 3
     )
-    return pulyafile.Pulka(("Аня", "Борис", "Вера", "Гоша"), Rules.of("leningrad", pulya_size=10), deals, 0)
+    return pulyafile.PulkaFile(("Аня", "Борис", "Вера", "Гоша"), Rules.of("leningrad", pulya_size=10), deals, 0)
 
 
 class _Records(logging.Handler):

@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from scorekeeper.files.pulyafile import Pulka
+from scorekeeper.files.pulyafile import PulkaFile
 from scorekeeper.render import pdf
 from scorekeeper.render.pdf import allowed_url, make_url_fetcher, pdf_filename, render_pdf
 
 from .support import leningrad_four, weasyprint_log
 
 
-def export(pulka: Pulka, **options) -> bytes:
+def export(pulka: PulkaFile, **options) -> bytes:
     replay = pulka.replay()
     options = {"title": "Пулька", "created": date(2025, 3, 8)} | options
     with weasyprint_log():
@@ -199,7 +199,7 @@ def test_names_with_html_or_urls_are_text_and_never_fetched(poppler, sochi, monk
         return fetcher
 
     monkeypatch.setattr(pdf, "make_url_fetcher", spying_fetcher)
-    pulka = Pulka(HOSTILE, sochi.rules, sochi.deals)
+    pulka = PulkaFile(HOSTILE, sochi.rules, sochi.deals)
     data = export(pulka, title='<img src="http://127.0.0.1:9/title"> Пулька', currency="<b>₽</b>")
     assert asked, "the spy is not wired: the fonts at least are fetched through it"
     assert all(url.startswith("file:") for url in asked), asked

@@ -71,7 +71,7 @@ def read_number(value: object, field: str, low: int = 0, high: int = INT_MAX) ->
     raise Refused(Msg("{field} must be a whole number from {low} to {high}")(field=field, low=low, high=high), field)
 
 
-def read_pulka_file(text: bytes | str) -> pulyafile.Pulka:
+def read_pulka_file(text: bytes | str) -> pulyafile.PulkaFile:
     """A pulya/1 file, refused with the file's own problem code; text that no database here stores (a key
     too, which a refusal would name) is refused first."""
     try:

@@ -182,7 +182,7 @@ def again(pulkas: PulkaRepository, owner_id: int, uid: str, once: Once[Pulka] | 
                         table=before.table or before.uid)
 
 
-def import_pulka(pulkas: PulkaRepository, owner_id: int, file: pulyafile.Pulka, name: str = "",
+def import_pulka(pulkas: PulkaRepository, owner_id: int, file: pulyafile.PulkaFile, name: str = "",
                  once: Once[Pulka] | None = None, say: Callable[[Text], str] = english) -> Pulka:
     """A pulka file as a new pulka, named `name`, else as the file names it, else after its players (in the
     language of `say`)."""

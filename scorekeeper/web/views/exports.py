@@ -22,7 +22,7 @@ CSV_WORDS = {"game": Msg("game"), "misere": Msg("misère"), "raspasy": Msg("rasp
 
 def pulka_file(pulka: Pulka) -> str:
     """The pulya/1 file."""
-    return pulyafile.dumps(pulyafile.Pulka(pulka.players, pulka.rules, pulka.deals, pulka.first_dealer,
+    return pulyafile.dumps(pulyafile.PulkaFile(pulka.players, pulka.rules, pulka.deals, pulka.first_dealer,
                                            name=pulka.name, currency=pulka.currency, started=pulka.started,
                                            opening=pulka.opening))
 

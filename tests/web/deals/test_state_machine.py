@@ -11,14 +11,14 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
-from scorekeeper.files.pulyafile import FileError, Pulka, parse, result_json
+from scorekeeper.files.pulyafile import FileError, PulkaFile, parse, result_json
 
 from ..conftest import make_app, signed_in
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 
 
-def pulka_of(rules: dict, players: list[str], deals: list[dict]) -> Pulka:
+def pulka_of(rules: dict, players: list[str], deals: list[dict]) -> PulkaFile:
     return parse({"format": "pulya/1", "players": players, "rules": rules, "deals": deals})
 
 

@@ -100,7 +100,7 @@ def test_hostile_names_are_text_in_the_drawing(client):
     assert "<script>alert(1)</script>" in texts and "&amp; O'Neil" in texts
 
 
-def long_pulka(**options) -> pulyafile.Pulka:
+def long_pulka(**options) -> pulyafile.PulkaFile:
     """benchmarks/generate.py is a script, not a package: load it by path."""
     path = Path(__file__).resolve().parents[3] / "benchmarks" / "generate.py"
     spec = importlib.util.spec_from_file_location("pulka_generator", path)

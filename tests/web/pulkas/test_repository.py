@@ -43,7 +43,7 @@ def test_every_kind_of_deal_comes_back_as_it_went_in(repo, owner):
     assert (again.players, again.first_dealer, again.rules) == (file.players, file.first_dealer, file.rules)
     assert (again.name, again.currency, again.version) == ("Four", "€", 1)
     assert again.sheet == replay(file.rules, 4, file.deals).sheet
-    assert pulyafile.dumps(pulyafile.Pulka(again.players, again.rules, again.deals)) == pulyafile.dumps(file)
+    assert pulyafile.dumps(pulyafile.PulkaFile(again.players, again.rules, again.deals)) == pulyafile.dumps(file)
 
 
 def test_a_second_repository_sees_every_write_of_the_first(repo, owner):
