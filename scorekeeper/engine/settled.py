@@ -13,7 +13,7 @@ from . import Points, Rules, Settlement, Sheet, Transfer, settle
 
 
 @dataclass(frozen=True)
-class Standing:
+class SettledPlayer:
     """One player's line of the settlement."""
 
     name: str
@@ -29,7 +29,7 @@ class Standing:
 @dataclass(frozen=True)
 class Settled:
     players: tuple[str, ...]
-    standings: tuple[Standing, ...]
+    standings: tuple[SettledPlayer, ...]
     amnesty: Points  # the smallest gora, struck from every gora
     pairwise: tuple[tuple[Fraction, ...], ...]  # [i][j]: what i wins from j, in whists (0 on the diagonal)
     payments: tuple[Transfer[str], ...]  # the fewest that settle the money
@@ -56,7 +56,7 @@ def settled(players: Sequence[str], sheet: Sheet, rules: Rules, settlement: Sett
     names = tuple(players)
     return Settled(
         players=names,
-        standings=tuple(Standing(name, sheet.pulya[i], sheet.gora[i], sheet.gora[i] - s.amnesty, s.gora_whists[i],
+        standings=tuple(SettledPlayer(name, sheet.pulya[i], sheet.gora[i], sheet.gora[i] - s.amnesty, s.gora_whists[i],
                                  s.net[i], s.balance[i], s.money[i]) for i, name in enumerate(names)),
         amnesty=s.amnesty,
         pairwise=s.pairwise,
