@@ -38,13 +38,13 @@ from .ledger import (
 from .sheet import Points, Sheet
 from .texts import Gettext, Ngettext, Seat, Text, quoted
 from .stats import (
-    Filter, HeadToHead, PlayerStats, Record, Roles, Running, Standing, merged, player_stats, roles, running,
+    Filter, HeadToHead, PlayerStats, Record, Roles, Running, PlayerStanding, merged, player_stats, roles, running,
     running_pair, standings,
 )
 
 __all__ = [
     "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Filter", "Gettext", "HeadToHead", "Kind",
-    "Ngettext", "Pair", "PlayerStats", "Record", "Roles", "Running", "Standing",
+    "Ngettext", "Pair", "PlayerStats", "Record", "Roles", "Running", "PlayerStanding",
     "CHOICE_TITLES", "Overflow", "PARAMETER", "PARAMETERS", "PRESETS", "Parameter", "ParameterError", "Points", "Preset", "Problem",
     "PulkaEnd", "PulkaError", "Q1Responsible", "RaspasyDealer", "RaspasyExitOn", "RaspasyScoring", "RaspasyTie",
     "Replay", "Rules", "RulesError", "Seat", "Settlement", "Sheet", "ShortfallSplit", "SingleWhistMade",

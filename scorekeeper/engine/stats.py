@@ -404,7 +404,7 @@ def player_stats(player: Key, records: Iterable[Record[Key]], filter: Filter[Key
 
 
 @dataclass(frozen=True)
-class Standing(Generic[Key]):
+class PlayerStanding(Generic[Key]):
     """One player's line of a standings table, per preset and per currency."""
 
     player: Key
@@ -430,7 +430,7 @@ class Standing(Generic[Key]):
 
 
 def standings(records: Iterable[Record[Key]], filter: Filter[Key] | None = None,
-              floor: int = 0) -> tuple[Standing[Key], ...]:
+              floor: int = 0) -> tuple[PlayerStanding[Key], ...]:
     """A line for each player of the records `filter` admits, in the order they first appear; provisional
     under `floor` pulkas."""
     f: Filter[Key] = filter or Filter()
@@ -453,7 +453,7 @@ def standings(records: Iterable[Record[Key]], filter: Filter[Key] | None = None,
                 _add(deals, record.preset, record.roles[seat].deals)
                 _add(money, record.currency, record.money[seat])
         total = sum(pulkas.values())
-        lines.append(Standing(player, total, won, lost, net, pulkas, deals, money, total < floor))
+        lines.append(PlayerStanding(player, total, won, lost, net, pulkas, deals, money, total < floor))
     return tuple(lines)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ...engine import Filter, PlayerStats, Record, player_stats, running, running_pair, standings
-from ...engine.stats import Career, DealLine, Line, PulkaLine, Rivals, Running, Standing, career, deal_lines, pulka_lines, rivals
+from ...engine.stats import Career, DealLine, Line, PulkaLine, Rivals, Running, PlayerStanding, career, deal_lines, pulka_lines, rivals
 from ...i18n.words import Msg
 from ..domain.players import FLOOR, Member, Player
 from ..domain.pulkas import Pulka
@@ -125,7 +125,7 @@ def seat_player(players: PlayerRepository, account_id: int, pulka: str, seat: in
     return seats[seat]
 
 
-def standings_of(c: Circle, floor: int) -> Sequence[Standing[str]]:
+def standings_of(c: Circle, floor: int) -> Sequence[PlayerStanding[str]]:
     return standings(c.records, c.filter, floor)
 
 
