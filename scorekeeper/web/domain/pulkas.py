@@ -111,7 +111,7 @@ class Stamp:
 
 
 @dataclass(frozen=True)
-class Standing:
+class PulkaStanding:
     """Where a pulka stands, as the home list shows it: kept with the pulka by every write, so that the list
     is read, never replayed."""
 
@@ -121,7 +121,7 @@ class Standing:
     best: Fraction
 
     @classmethod
-    def of(cls, pulka: Pulka) -> Standing:
+    def of(cls, pulka: Pulka) -> PulkaStanding:
         net = pulka.settlement.net
         best = max(net)
         leaders = tuple(name for name, value in zip(pulka.players, net) if value == best) if best > 0 else ()
@@ -131,7 +131,7 @@ class Standing:
         return {"deals": self.deals, "finished": self.finished, "leaders": list(self.leaders), "best": str(self.best)}
 
     @classmethod
-    def read(cls, data: object) -> Standing | None:
+    def read(cls, data: object) -> PulkaStanding | None:
         """From what `stored` wrote; None for anything else (a row from before standings were kept)."""
         if not isinstance(data, dict):
             return None
@@ -152,7 +152,7 @@ class Summary:
     deals: int
     updated_at: datetime
     role: Role = Role.OWNER
-    standing: Standing | None = None  # None: kept before standings were, replayed once to show it
+    standing: PulkaStanding | None = None  # None: kept before standings were, replayed once to show it
     ended: datetime | None = None  # frozen: when it ended, in the offset it started with
 
 

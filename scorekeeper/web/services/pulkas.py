@@ -19,7 +19,7 @@ from ...engine import Deal, PulkaError, Replay, Text, replay
 from ..domain.idempotency import Once
 from ...i18n.words import Msg
 from ..domain.limits import AccountLimits
-from ..domain.pulkas import (Note, Pulka, Settings, Stamp, Standing, Summary, default_name, ended, english,
+from ..domain.pulkas import (Note, Pulka, Settings, Stamp, PulkaStanding, Summary, default_name, ended, english,
                              next_at_table, read_settings, writable)
 from ..domain.results import Result
 from ..domain.refusals import AccountFull, DealRefused, Refused, RulesFrozen, TooManyDeals, TooManyPulkas
@@ -126,11 +126,11 @@ def list_pulkas(pulkas: PulkaRepository, account_id: int) -> list[Summary]:
     return pulkas.summaries(account_id)
 
 
-def pulkas_as_they_stand(pulkas: PulkaRepository, account_id: int) -> list[tuple[Summary, Standing]]:
+def pulkas_as_they_stand(pulkas: PulkaRepository, account_id: int) -> list[tuple[Summary, PulkaStanding]]:
     """The account's list with where each pulka stands, for the home page's status and leader: as its last
     write kept it, so that a list of a thousand long pulkas costs one query, not a thousand replays (only a
     pulka written before standings were kept is replayed)."""
-    return [(summary, summary.standing or Standing.of(pulkas.get(summary.uid)))
+    return [(summary, summary.standing or PulkaStanding.of(pulkas.get(summary.uid)))
             for summary in pulkas.summaries(account_id)]
 
 

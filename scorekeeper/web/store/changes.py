@@ -17,7 +17,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, aliased
 
 from ...engine import Deal, Replay
-from ..domain.pulkas import Note, Pulka, Settings, Standing
+from ..domain.pulkas import Note, Pulka, Settings, PulkaStanding
 from ..domain.results import Event, Result
 from .deals import deal_values
 from .models import DealRow, EventRow, PlayerRow, PulkaRow, SeatRow, public_id, now
@@ -129,7 +129,7 @@ class Change:
         if notice is not None:
             done = done.returning(notice)
         self._core(done, {"b_pulka": self.pulka_id, "b_change": dict(note),
-                          "b_standing": Standing.of(self.after).stored(),
+                          "b_standing": PulkaStanding.of(self.after).stored(),
                           "b_result": result.stored() if result else None, "b_ended": result.at if result else None})
         return self.after
 

@@ -134,7 +134,7 @@ class PulkaRow(Base):
     # What the last write did and who did it ({"what": "added", "deal": 7, "by": "Anna"}): the note
     # that phones watching the sheet show.
     last_change: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
-    # Where it stands (domain.pulkas.Standing), kept by every write: the home list reads it, never a replay.
+    # Where it stands (domain.pulkas.PulkaStanding), kept by every write: the home list reads it, never a replay.
     standing: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     # The sheet as paper left it, by seat (rows.opening_json), when the pulka began on paper.
     opening: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))

@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from ...engine import Record
 from ..domain.players import Member, Player
-from ..domain.pulkas import Stamp, Standing
+from ..domain.pulkas import Stamp, PulkaStanding
 from ..domain.refusals import Duplicate, NotFound
 from ..domain.results import Result
 from .db import Database
@@ -185,7 +185,7 @@ class CircleWrite:
         for pulka in self.session.scalars(select(PulkaRow).join(SeatRow, SeatRow.pulka_id == PulkaRow.id)
                                           .where(SeatRow.player_id == row.id)):
             pulka.version += 1
-            standing = Standing.read(pulka.standing)
+            standing = PulkaStanding.read(pulka.standing)
             stamped(self.session, pulka.uid, Stamp(pulka.version, standing.deals if standing else 0,
                                                    pulka.last_change))
         return _player(row, self.account_id)

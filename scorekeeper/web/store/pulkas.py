@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from ...engine import Deal, Replay
 from ..domain.idempotency import Answered, Once
 from ..domain.limits import AccountLimits
-from ..domain.pulkas import Pulka, Settings, Stamp, Standing, Summary
+from ..domain.pulkas import Pulka, Settings, Stamp, PulkaStanding, Summary
 from ..domain.refusals import NotFound, VersionConflict
 from ..domain.results import Result
 from ..domain.shares import Access, Role, access_of
@@ -104,7 +104,7 @@ class PulkaStore:
             rows = list(session.scalars(
                 select(PulkaRow).where(or_(PulkaRow.owner_id == account_id, PulkaRow.table_uid.in_(shared)))
                 .order_by(PulkaRow.updated_at.desc(), PulkaRow.id.desc())))
-            standings = {r.id: Standing.read(r.standing) for r in rows}
+            standings = {r.id: PulkaStanding.read(r.standing) for r in rows}
             # Counted only for pulkas kept before standings were: a thousand long pulkas' deals are not read.
             uncounted = [pulka_id for pulka_id, standing in standings.items() if standing is None]
             counts: dict[int, int] = {pulka_id: count for pulka_id, count in session.execute(
@@ -155,7 +155,7 @@ class PulkaStore:
                                 for number, deal in enumerate(deals, 1))
                 session.flush()
                 pulka = dataclasses.replace(pulka_of(row, tuple(deals), replayed), frozen=frozen)
-                row.standing = Standing.of(pulka).stored()
+                row.standing = PulkaStanding.of(pulka).stored()
                 if pulka.frozen is not None:
                     row.result, row.ended_at = pulka.frozen.stored(), pulka.frozen.at
                     recorded(session, row.id, pulka.frozen)
@@ -235,7 +235,7 @@ def _offset(started: datetime | None) -> int | None:
     return None if offset is None else int(offset.total_seconds() // 60)
 
 
-def _deals(standing: Standing | None) -> int:
+def _deals(standing: PulkaStanding | None) -> int:
     return standing.deals if standing is not None else 0
 
 

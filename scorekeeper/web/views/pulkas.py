@@ -14,7 +14,7 @@ from ...engine import Column
 from ...render.svg import POSITIONS, sheet_svg
 from ...render.text import filename
 from ...engine.settled import Settled, settled
-from ..domain.pulkas import Pulka, Standing, Summary
+from ..domain.pulkas import Pulka, PulkaStanding, Summary
 from . import deals, exports, settlement
 from .filters import jsonable
 from .gate import Gate
@@ -22,7 +22,7 @@ from .gate import Gate
 T = TypeVar("T")
 
 
-def card(row: Summary, standing: Standing) -> dict[str, Any]:
+def card(row: Summary, standing: PulkaStanding) -> dict[str, Any]:
     """A pulka in the home list: its name, last change, where it stands and who leads (the best balance, when
     above zero), without every player's name. The template says it in words."""
     return {

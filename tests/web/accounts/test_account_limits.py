@@ -8,7 +8,7 @@ import re
 import pytest
 from sqlalchemy import update
 
-from scorekeeper.web.domain.pulkas import Standing
+from scorekeeper.web.domain.pulkas import PulkaStanding
 from scorekeeper.web.store.models import PulkaRow
 
 from ..conftest import SOCHI, add, create, make_app, signed_in, snapshot
@@ -108,7 +108,7 @@ def test_the_kept_standing_is_the_replayed_one_after_every_kind_of_write(app):
 
     def same() -> None:
         (summary,) = [s for s in store.summaries(1) if s.uid == uid]
-        assert summary.standing == Standing.of(store.get(uid))
+        assert summary.standing == PulkaStanding.of(store.get(uid))
 
     same()
     for deal in SOCHI["deals"][:6]:
