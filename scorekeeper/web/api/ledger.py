@@ -9,7 +9,7 @@ from flask import request
 from flask.typing import ResponseReturnValue
 
 from ...engine import Transfer
-from ..domain.ledger import Entry, Ledger, Line, Row, read_cash
+from ..domain.ledger import ObligationRow, Ledger, Line, Row, read_cash
 from ..edge.access import Need, needs
 from ..edge.caller import actor, me
 from ..edge.context import store
@@ -29,7 +29,7 @@ def debt_json(debt: Transfer[str]) -> dict[str, object]:
     return {"from": debt.payer, "to": debt.payee, "amount": amount(debt.amount)}
 
 
-def obligation_json(entry: Entry, line: Line | None = None) -> dict[str, object]:
+def obligation_json(entry: ObligationRow, line: Line | None = None) -> dict[str, object]:
     o = entry.obligation
     found: dict[str, object] = {"id": o.id, "pulka": o.pulka, "from": o.debtor, "to": o.creditor, "amount": amount(o.amount),
              "currency": o.currency, "title": entry.title, "date": entry.day.isoformat()}

@@ -36,7 +36,7 @@ def obligation_id(pulka: str, frozen_at: datetime, index: int) -> str:
 
 
 @dataclass(frozen=True)
-class Entry:
+class ObligationRow:
     """An obligation with the pulka it comes from; `own`: of the caller's pulka (he may mark it paid)."""
 
     obligation: Obligation[str, str]
@@ -47,11 +47,11 @@ class Entry:
 
 
 def obligations_of(pulka: str, title: str, day: date, currency: str, own: bool, result: Result,
-                   seats: Sequence[str]) -> list[Entry]:
+                   seats: Sequence[str]) -> list[ObligationRow]:
     """What a frozen pulka's result leaves owed, its transfers between its seats' players (`seats`: their ids
     by seat, a merged one as the one he is merged into): two seats of one merged player owe nobody."""
-    return [Entry(Obligation(obligation_id(pulka, result.at, i), pulka, seats[t.payer], seats[t.payee], t.amount,
-                             currency), title, day, result.at.astimezone(timezone.utc), own)
+    return [ObligationRow(Obligation(obligation_id(pulka, result.at, i), pulka, seats[t.payer], seats[t.payee],
+                                     t.amount, currency), title, day, result.at.astimezone(timezone.utc), own)
             for i, t in enumerate(result.transfers) if seats[t.payer] != seats[t.payee]]
 
 
@@ -84,7 +84,7 @@ class Rows:
     ledger and those made on the obligations of pulkas shared with him, the reopenings of his pulkas."""
 
     players: Mapping[str, Player]
-    obligations: tuple[Entry, ...]
+    obligations: tuple[ObligationRow, ...]
     payments: tuple[Row, ...]
     reopened: tuple[Reopened, ...] = ()
 
@@ -96,7 +96,7 @@ class Rows:
             latest[currency] = max(when, latest.get(currency, when))
         return tuple(sorted(latest, key=lambda c: (-latest[c].timestamp(), c)))
 
-    def obligation(self, id: str) -> Entry | None:
+    def obligation(self, id: str) -> ObligationRow | None:
         return next((e for e in self.obligations if e.obligation.id == id), None)
 
     def payment(self, id: str) -> Row | None:
@@ -119,13 +119,13 @@ def _unlinked(payment: Payment[str, str]) -> Payment[str, str]:
 class Line:
     """An obligation as the ledger shows it: what is paid on it, its status, and its latest paid mark."""
 
-    entry: Entry
+    entry: ObligationRow
     paid: Decimal
     status: ObligationStatus
     marked: Row | None  # the paid mark not taken back, if one paid it
 
 
-def line_of(entry: Entry, on_it: Sequence[Payment[str, str]], stored: Mapping[str, Row]) -> Line:
+def line_of(entry: ObligationRow, on_it: Sequence[Payment[str, str]], stored: Mapping[str, Row]) -> Line:
     """The obligation's line, from the payments made on it (`stored`: their rows, by id)."""
     o = entry.obligation
     taken_back = {p.reverses for p in on_it}

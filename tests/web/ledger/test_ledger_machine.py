@@ -11,7 +11,7 @@ from hypothesis import settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from scorekeeper.engine import Obligation, PaymentKind
-from scorekeeper.web.domain.ledger import Entry, Ledger
+from scorekeeper.web.domain.ledger import ObligationRow, Ledger
 from scorekeeper.web.services import ledger as service
 
 from ..fakes import FakeLedger
@@ -56,7 +56,7 @@ class LedgerMachine(RuleBasedStateMachine):
         pulka = f"p{self.pulkas}"
         at = datetime(2026, 11, 1, tzinfo=timezone.utc)
         for i, ((debtor, creditor), amount) in enumerate(transfers):
-            self.repo.obligations.append(Entry(Obligation(f"{pulka}-{i}", pulka, debtor, creditor, amount, currency),
+            self.repo.obligations.append(ObligationRow(Obligation(f"{pulka}-{i}", pulka, debtor, creditor, amount, currency),
                                                pulka, date(2026, 11, 1), at, True))
 
     @precondition(lambda self: self.repo.obligations)
