@@ -102,7 +102,7 @@ def waitress_options(app: Flask, threads: int) -> dict[str, Any]:
     return options
 
 
-class Tally:
+class Costs:
     """What this process's version checks and deal writes cost: how many, the CPU time of their threads, and
     the statements they sent to the database (the access check's included)."""
 
@@ -143,7 +143,7 @@ def tallied(app: Flask) -> Iterator[Any]:
     if not prefix:
         yield app
         return
-    tally = Tally(app)
+    tally = Costs(app)
     try:
         yield tally
     finally:

@@ -178,7 +178,7 @@ class Database:
         self.url = normalize_url(url)
         with self.reporting():
             self.engine = make_engine(self.url)
-        # Statements sent, by the thread that sent them: what a request cost (server.Tally counts them).
+        # Statements sent, by the thread that sent them: what a request cost (server.Costs counts them).
         self._sent = threading.local()
         event.listen(self.engine, "before_cursor_execute", self._count)
         self.Session: sessionmaker[Session] = sessionmaker(self.engine, expire_on_commit=False)
