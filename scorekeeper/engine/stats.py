@@ -540,12 +540,12 @@ def rivals(stats: PlayerStats[Key], lines: Sequence[PulkaLine[Key]], floor: int)
 
 
 # A chart's points: after each counted pulka, in date order, its date and the running total.
-Line = tuple[tuple[Day, Fraction], ...]
+Chart = tuple[tuple[Day, Fraction], ...]
 
 
 @dataclass(frozen=True)
 class Running:
-    net: Mapping[str, Line]  # per preset
+    net: Mapping[str, Chart]  # per preset
     money: Mapping[str, tuple[tuple[Day, Decimal], ...]]  # per currency
 
 
@@ -572,7 +572,7 @@ def running(player: Key, records: Iterable[Record[Key]], filter: Filter[Key] | N
 
 
 def running_pair(a: Key, b: Key, records: Iterable[Record[Key]],
-                 filter: Filter[Key] | None = None) -> Mapping[str, Line]:
+                 filter: Filter[Key] | None = None) -> Mapping[str, Chart]:
     """What `a` has won from `b`, cumulated per preset, after each pulka counted for `a` that `b` sat in."""
     f: Filter[Key] = filter or Filter()
     return _running((r.preset, r.started, r.pairwise[r.seat(a)][r.seat(b)]) for r in _in_order(records)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ...engine import Filter, PlayerStats, Record, player_stats, running, running_pair, standings
-from ...engine.stats import Career, DealLine, Line, PulkaLine, Rivals, Running, PlayerStanding, career, deal_lines, pulka_lines, rivals
+from ...engine.stats import Career, DealLine, Chart, PulkaLine, Rivals, Running, PlayerStanding, career, deal_lines, pulka_lines, rivals
 from ...i18n.words import Msg
 from ..domain.players import FLOOR, Member, Player
 from ..domain.pulkas import Pulka
@@ -85,7 +85,7 @@ class PlayerPage:
     career: Career
     rivals: Rivals[str]
     against: str | None  # the one other player the filter asks for (`with`): head to head with him
-    pair: Mapping[str, Line]  # then what he won from him, running, per preset
+    pair: Mapping[str, Chart]  # then what he won from him, running, per preset
 
 
 def of_player(players: PlayerRepository, account_id: int, uid: str, filter: Filter[str],

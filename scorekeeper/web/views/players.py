@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 from ...engine import Filter, Record
 from ...engine.settlement import round_half_away
-from ...engine.stats import DealLine, Line, PlayerStats, PulkaLine, Running
+from ...engine.stats import DealLine, Chart, PlayerStats, PulkaLine, Running
 from ..domain.pulkas import Pulka
 
 LEVELS = ("6", "7", "8", "9", "10")
@@ -66,7 +66,7 @@ def _short(value: float) -> str:
     return f"{value:+.2f}".rstrip("0").rstrip(".")
 
 
-def pair_charts(pair: Mapping[str, Line]) -> list[tuple[str, Markup]]:
+def pair_charts(pair: Mapping[str, Chart]) -> list[tuple[str, Markup]]:
     """What a player won from one other, running, one chart per preset."""
     return [(preset, chart(points, preset)) for preset, points in sorted(pair.items())]
 
