@@ -231,7 +231,7 @@ class Replay:
             raise ValueError("whists are written on someone: say on whom")
         return list(self._history.rows[row][player].totals)
 
-    def lines(self, say: Callable[[Entry], Said]) -> Iterator[tuple[DealResult, list[Said]]]:
+    def lines(self, say: Callable[[Entry], Told]) -> Iterator[tuple[DealResult, list[Told]]]:
         """Every deal with each of its lines as `say` says it, in order: the deals written again in one pass,
         nothing kept. Each distinct line (who writes what where, and why) is made and said once however often
         the pulka writes it: for a writer of every line of a long pulka (a file), where `DealResult.entries`
@@ -244,17 +244,17 @@ class Replay:
             yield result, tally.said
 
 
-Said = TypeVar("Said")
+Told = TypeVar("Told")  # what `say` makes of a line
 
 
-class _Saying(Tally, Generic[Said]):
+class _Saying(Tally, Generic[Told]):
     """A tally that says each line as it writes it, each distinct line once."""
 
-    def __init__(self, rules: Rules, n: int, say: Callable[[Entry], Said]):
+    def __init__(self, rules: Rules, n: int, say: Callable[[Entry], Told]):
         super().__init__(rules, n)
         self.say = say
-        self.known: dict[tuple[object, ...], Said] = {}  # each line said, by its parts and its reason's
-        self.said: list[Said] = []
+        self.known: dict[tuple[object, ...], Told] = {}  # each line said, by its parts and its reason's
+        self.said: list[Told] = []
 
     def line(self, player: int, column: Column, points: Points, on: int | None, reason: Reason,
              values: tuple[Value, ...]) -> None:

@@ -28,7 +28,7 @@ from .rows import aware
 from .watch import stamped
 
 
-Circle = tuple[tuple[Player, ...], tuple[Record[str], ...], Mapping[str, str]]  # and the pulkas' names by id
+CircleRows = tuple[tuple[Player, ...], tuple[Record[str], ...], Mapping[str, str]]  # and the pulkas' names by id
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class PlayerStore:
         self.db = db
         self.pulkas = pulkas  # an unfinished pulka, when asked for, is read (and replayed) as any
         # The latest circles read, by account, with the fingerprint they were read at.
-        self._known: OrderedDict[tuple[int, bool], tuple[tuple[Any, ...], Circle]] = OrderedDict()
+        self._known: OrderedDict[tuple[int, bool], tuple[tuple[Any, ...], CircleRows]] = OrderedDict()
         self._remember = remember
         # Each pulka's row as the circles need it, by id, at the version it was read at: a pulka's stored
         # result is the same in every circle it is in, and only a write (a new version) changes it.
@@ -59,7 +59,7 @@ class PlayerStore:
         self._remember_rows = remember_rows
         self._lock = threading.Lock()  # the server's threads share both (one's eviction under another's lookup)
 
-    def records(self, account_id: int, unfinished: bool = False) -> Circle:
+    def records(self, account_id: int, unfinished: bool = False) -> CircleRows:
         """The players of the pulkas the account may read (its own, and those of tables shared with it), each
         merged one counted as the one he is merged into, and a record of each of those pulkas: frozen ones
         from their stored results; with `unfinished`, the others as they stand. Read again only when a
@@ -79,7 +79,7 @@ class PlayerStore:
                 self._known.popitem(last=False)
         return circle
 
-    def _read(self, account_id: int, unfinished: bool) -> Circle:
+    def _read(self, account_id: int, unfinished: bool) -> CircleRows:
         """The circle from the pulkas' ids and versions: each frozen pulka's row read and its result parsed
         once per version (a new finished pulka reads that one row), the players and their merges afresh."""
         with self.db.Session() as session:
