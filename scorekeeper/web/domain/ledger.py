@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timezone
 from decimal import Decimal, InvalidOperation
 
@@ -87,6 +87,14 @@ class Rows:
     obligations: tuple[ObligationRow, ...]
     payments: tuple[Row, ...]
     reopened: tuple[Reopened, ...] = ()
+    # Each currency's ledger, worked out when first asked for: the store hands out one Rows while nothing it
+    # is read from changes, so the requests until the next write share these figures. (Two threads that
+    # both miss one work out the same figures, and setdefault keeps one.)
+    _ledgers: dict[str, Ledger] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def ledger(self, currency: str) -> Ledger:
+        """The ledger in `currency`."""
+        return self._ledgers.get(currency) or self._ledgers.setdefault(currency, Ledger.of(self, currency))
 
     def currencies(self) -> tuple[str, ...]:
         """The currencies of the ledger, the latest used first."""

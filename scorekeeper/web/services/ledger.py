@@ -6,7 +6,6 @@ Every write reads the rows under the ledger's lock and decides from them, so a m
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
@@ -43,23 +42,10 @@ class LedgerRepository(Protocol):
         """The ids of the players of one of the account's readable pulkas, by seat (NotFound otherwise)."""
 
 
-# The ledgers worked out last, by account and currency, with the rows they were worked out from: the store
-# gives the same rows (the same object) while nothing of them changed, and then the figures are these.
-_WORKED: OrderedDict[tuple[int, str], tuple[Rows, Ledger]] = OrderedDict()
-WORKED_MOST = 64
-
-
 def ledger(repository: LedgerRepository, account_id: int, currency: str | None = None) -> Ledger:
     """The ledger in `currency`; none asked for: in the one used last."""
     rows = repository.rows(account_id)
-    currency = read_currency(next(iter(rows.currencies()), "") if currency is None else currency)
-    known = _WORKED.get((account_id, currency))
-    if known is not None and known[0] is rows:
-        return known[1]
-    book = _WORKED[account_id, currency] = rows, Ledger.of(rows, currency)
-    while len(_WORKED) > WORKED_MOST:
-        _WORKED.popitem(last=False)
-    return book[1]
+    return rows.ledger(read_currency(next(iter(rows.currencies()), "") if currency is None else currency))
 
 
 def pay(repository: LedgerRepository, account_id: int, body: Mapping[str, object], by: str,

@@ -1,8 +1,9 @@
-"""A bounded cache keyed by pulka version.
+"""The one cache of the store: bounded, shared by threads, keyed by a version.
 
-Every write gives a pulka a new version, so what was built for one version
-never goes stale: no invalidation, and several server processes each keep
-their own cache while the database alone decides what is true.
+Every write gives a pulka a new version (and what a circle or a ledger is read from a new fingerprint), so
+what was built for one version never goes stale: no invalidation, and several server processes each keep
+their own cache while the database alone decides what is true. An old version is simply not asked for
+again, and leaves as the least recently used.
 """
 
 from __future__ import annotations
@@ -59,6 +60,12 @@ class VersionCache(Generic[T]):
                 self._reweigh(recent)
             self._evict()
             return item
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._weights.clear()
+            self.total = 0
 
     def section(self, name: str) -> Section[Any]:
         """A cache with keys of its own in this one: two kinds of item share one budget and one order."""

@@ -6,7 +6,6 @@ one obligation paid at once pay it once: the second finds it paid."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from ...engine import Payment, PaymentKind
 from ..domain.idempotency import Answered, Once
 from ..domain.ledger import Reopened, Row, Rows, obligations_of
 from ..domain.results import Event, Result
+from .cache import VersionCache
 from .db import Database
 from .keys import answer, remember
 from .models import AccountRow, EventRow, PaymentRow, PulkaRow, now
@@ -67,8 +67,7 @@ class LedgerStore:
     def __init__(self, db: Database, players: PlayerStore, remember: int = 64):
         self.db = db
         self.players = players
-        self._known: OrderedDict[int, tuple[tuple[Any, ...], Rows]] = OrderedDict()
-        self._remember = remember
+        self._known: VersionCache[Rows] = VersionCache(remember)  # by account and fingerprint
 
     def rows(self, account_id: int) -> Rows:
         """The account's ledger, read again only when a fingerprint of it changed (a freeze, a reopening, a
@@ -78,16 +77,12 @@ class LedgerStore:
                 select(func.sum(AccountRow.ledger_writes)).where(or_(
                     AccountRow.id == account_id,
                     AccountRow.id.in_(select(PulkaRow.owner_id).where(readable(account_id)))))),)
-        known = self._known.get(account_id)
-        if known is not None and known[0] == fingerprint:
-            self._known.move_to_end(account_id)
-            return known[1]
+        known = self._known.get((account_id, fingerprint))
+        if known is not None:
+            return known
         with self.db.Session() as session:
             rows, _, _ = _read(session, account_id)
-        self._known[account_id] = (fingerprint, rows)
-        while len(self._known) > self._remember:
-            self._known.popitem(last=False)
-        return rows
+        return self._known.put((account_id, fingerprint), rows)
 
     @contextmanager
     def writing(self, account_id: int, by: str, once: Once[Any] | None = None) -> Iterator[Writing]:

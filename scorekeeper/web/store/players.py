@@ -4,8 +4,6 @@ frozen pulka's stored result, never a replay), and the rows a rename or a merge 
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -21,6 +19,7 @@ from ..domain.players import Member, Player
 from ..domain.pulkas import Stamp, PulkaStanding
 from ..domain.refusals import Duplicate, NotFound
 from ..domain.results import Result
+from .cache import VersionCache
 from .db import Database
 from .models import AccessRow, DealRow, PlayerRow, PulkaRow, SeatRow, ShareRow
 from .pulkas import PulkaStore
@@ -33,10 +32,9 @@ CircleRows = tuple[tuple[Player, ...], tuple[Record[str], ...], Mapping[str, str
 
 @dataclass(frozen=True)
 class _Kept:
-    """What a circle needs of one pulka's row: its seats' player row ids and, frozen, its record (its players
-    put in for each circle, as merges make them)."""
+    """What a circle needs of one pulka's row at one version: its seats' player row ids and, frozen, its
+    record (its players put in for each circle, as merges make them)."""
 
-    version: int
     uid: str
     name: str
     seats: tuple[int, ...]
@@ -50,14 +48,11 @@ class PlayerStore:
     def __init__(self, db: Database, pulkas: PulkaStore, remember: int = 64, remember_rows: int = 20_000):
         self.db = db
         self.pulkas = pulkas  # an unfinished pulka, when asked for, is read (and replayed) as any
-        # The latest circles read, by account, with the fingerprint they were read at.
-        self._known: OrderedDict[tuple[int, bool], tuple[tuple[Any, ...], CircleRows]] = OrderedDict()
-        self._remember = remember
-        # Each pulka's row as the circles need it, by id, at the version it was read at: a pulka's stored
+        # The latest circles read, by account and the fingerprint they were read at.
+        self._known: VersionCache[CircleRows] = VersionCache(remember)
+        # Each pulka's row as the circles need it, by id and the version it was read at: a pulka's stored
         # result is the same in every circle it is in, and only a write (a new version) changes it.
-        self._rows: OrderedDict[int, _Kept] = OrderedDict()
-        self._remember_rows = remember_rows
-        self._lock = threading.Lock()  # the server's threads share both (one's eviction under another's lookup)
+        self._rows: VersionCache[_Kept] = VersionCache(remember_rows)
 
     def records(self, account_id: int, unfinished: bool = False) -> CircleRows:
         """The players of the pulkas the account may read (its own, and those of tables shared with it), each
@@ -65,19 +60,11 @@ class PlayerStore:
         from their stored results; with `unfinished`, the others as they stand. Read again only when a
         fingerprint of them changed (a write, a freeze, a rename bumps a pulka's version; a merge, a link
         opened or revoked change the counts): one aggregate query otherwise."""
-        key = (account_id, unfinished)
-        fingerprint = self.fingerprint(account_id)
-        with self._lock:
-            known = self._known.get(key)
-            if known is not None and known[0] == fingerprint:
-                self._known.move_to_end(key)
-                return known[1]
-        circle = self._read(account_id, unfinished)
-        with self._lock:
-            self._known[key] = (fingerprint, circle)
-            while len(self._known) > self._remember:
-                self._known.popitem(last=False)
-        return circle
+        key = (account_id, unfinished, self.fingerprint(account_id))
+        known = self._known.get(key)
+        if known is not None:
+            return known
+        return self._known.put(key, self._read(account_id, unfinished))
 
     def _read(self, account_id: int, unfinished: bool) -> CircleRows:
         """The circle from the pulkas' ids and versions: each frozen pulka's row read and its result parsed
@@ -103,12 +90,7 @@ class PlayerStore:
         return tuple(players.values()), tuple(records), {k.uid: k.name for k in kept}
 
     def _kept(self, pulka_id: int, version: int) -> _Kept | None:
-        with self._lock:
-            kept = self._rows.get(pulka_id)
-            if kept is None or kept.version != version:
-                return None
-            self._rows.move_to_end(pulka_id)
-            return kept
+        return self._rows.get((pulka_id, version))
 
     def _keep(self, session: Session, ids: list[int]) -> None:
         last: dict[int, datetime] = {pulka: at for pulka, at in session.execute(
@@ -118,11 +100,7 @@ class PlayerStore:
             minutes = _minutes(row, last.get(row.id))
             seats = tuple(seat.player_id for seat in row.seats)
             record = _frozen(row, (), Result.read(row.result), minutes) if row.result is not None else None
-            with self._lock:
-                self._rows[row.id] = _Kept(row.version, row.uid, row.name, seats, record, minutes)
-        with self._lock:
-            while len(self._rows) > self._remember_rows:
-                self._rows.popitem(last=False)
+            self._rows.put((row.id, row.version), _Kept(row.uid, row.name, seats, record, minutes))
 
     def fingerprint(self, account_id: int) -> tuple[Any, ...]:
         """What changes when anything the account's circle is read from changes: one aggregate query."""
