@@ -1,4 +1,4 @@
-"""The app factory: configuration, the database, the edge, the blueprints (server.py serves it)."""
+"""The app factory: the settings (settings.py) wired to the database, the edge, the blueprints (server.py serves it)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import mimetypes
 import os
 import secrets
 import tempfile
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +17,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from ..resources import STATIC_DIR, TEMPLATES_DIR
 from . import api, pages
 from .edge import access, errors, i18n, inputs, security, shell
-from .domain.limits import MAX_ACCOUNT_DEALS, MAX_PULKAS, AccountLimits
 from .edge.presenting import busy
+from .settings import AppSettings
 from .store import Store
 from .store.cache import VersionCache
 from .store.db import Database, Unavailable, private_file, reason
@@ -28,15 +27,6 @@ from .views.pulkas import weight
 
 
 mimetypes.add_type("application/manifest+json", ".webmanifest")
-
-SESSION_DEFAULTS: dict[str, Any] = {
-    # A phone at the table stays signed in, and keeps the share links it opened; the server ends the session
-    # at log-out (access.sign_out), so a copied cookie does not outlive it.
-    "PERMANENT_SESSION_LIFETIME": timedelta(days=365),
-    "SESSION_COOKIE_SAMESITE": "Lax",
-    "SESSION_COOKIE_HTTPONLY": True,
-}
-
 
 class CompiledTemplates(BytecodeCache):
     """The templates' compiled code, kept for the process: every app of it loads the same templates with the
@@ -55,13 +45,6 @@ class CompiledTemplates(BytecodeCache):
 
 
 COMPILED = CompiledTemplates()
-
-
-def size(text: str) -> int:
-    """Bytes from "2097152", "512K" or "2M" (binary kilo- and megabytes)."""
-    text = text.strip().upper().removesuffix("B").removesuffix("I")
-    factor = {"K": 2**10, "M": 2**20}.get(text[-1:], 1)
-    return int(text.rstrip("KM")) * factor
 
 
 def _secret_key(instance: Path) -> str:
@@ -97,51 +80,18 @@ def prepare_instance(instance: Path) -> None:
 
 
 def create_app(config: dict[str, Any] | None = None, instance_path: str | None = None) -> Flask:
-    """Configuration: `config`, else the environment (DATABASE_URL, FLASK_SECRET_KEY, FLASK_*),
-    else an SQLite file and a generated secret key in the instance folder. Raises db.Unavailable
-    when the instance folder or the database cannot be written."""
-    app = Flask(__name__, instance_path=instance_path or os.environ.get("SCOREKEEPER_INSTANCE") or None,
-                instance_relative_config=True, template_folder=TEMPLATES_DIR,
-                static_folder=STATIC_DIR)
-    app.config.from_prefixed_env()
-    if os.environ.get("DATABASE_URL"):
-        app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
-    if os.environ.get("SCOREKEEPER_CACHE_MB"):
-        app.config["CACHE_MB"] = float(os.environ["SCOREKEEPER_CACHE_MB"])
-    app.config.update(config or {})
-    app.config.setdefault("REGISTRATION", os.environ.get("SCOREKEEPER_REGISTRATION", "open"))
-    if app.config["REGISTRATION"] not in ("open", "closed"):
-        raise Unavailable("SCOREKEEPER_REGISTRATION is open or closed")
-    app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)  # a pulka lasts an evening; a form may sit open for hours
-    # Flask's own config defines these keys (SameSite None, 31 days): a setdefault would keep Flask's. Ours
-    # hold unless the caller's config or a FLASK_* variable names them.
-    given = set(config or {}) | {name.removeprefix("FLASK_") for name in os.environ if name.startswith("FLASK_")}
-    for name, value in SESSION_DEFAULTS.items():
-        if name not in given:
-            app.config[name] = value
-    if hosts := os.environ.get("SCOREKEEPER_TRUSTED_HOSTS"):
-        app.config.setdefault("TRUSTED_HOSTS", [host.strip() for host in hosts.split(",") if host.strip()])
-    try:
-        app.config.setdefault("PROXIES", int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0))
-    except ValueError:
-        raise Unavailable("SCOREKEEPER_PROXIES is the number of proxies in front, such as 1") from None
-    if proxies := app.config["PROXIES"]:
+    """Configuration: `config`, else the environment (DATABASE_URL, FLASK_SECRET_KEY, FLASK_*, SCOREKEEPER_*:
+    settings.AppSettings), else an SQLite file and a generated secret key in the instance folder. Raises
+    db.Unavailable when a setting cannot be read, or the instance folder or the database cannot be written."""
+    settings = AppSettings.read(os.environ, config, instance_path)
+    app = Flask(__name__, instance_path=settings.instance_path, instance_relative_config=True,
+                template_folder=TEMPLATES_DIR, static_folder=STATIC_DIR)
+    app.config.update(settings.config)
+    if settings.proxies:
         # Behind a reverse proxy: the client's address (the login limit counts by it), scheme and host
         # come from its X-Forwarded-* headers, trusted for that many proxies and no more.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
-    # Flask defines both keys (as None and 500 KB): a setdefault would do nothing.
-    try:
-        if app.config.get("MAX_CONTENT_LENGTH") is None:
-            app.config["MAX_CONTENT_LENGTH"] = size(os.environ.get("SCOREKEEPER_MAX_UPLOAD", "2M"))
-        app.config.setdefault("MAX_DEALS", int(os.environ.get("SCOREKEEPER_MAX_DEALS", "1000")))
-        app.config.setdefault("MAX_PULKAS", int(os.environ.get("SCOREKEEPER_MAX_PULKAS", MAX_PULKAS)))
-        app.config.setdefault("MAX_ACCOUNT_DEALS", int(os.environ.get("SCOREKEEPER_MAX_ACCOUNT_DEALS", MAX_ACCOUNT_DEALS)))
-    except ValueError:
-        raise Unavailable("SCOREKEEPER_MAX_UPLOAD is a size such as 2M or 512K, and SCOREKEEPER_MAX_DEALS, "
-                          "SCOREKEEPER_MAX_PULKAS and SCOREKEEPER_MAX_ACCOUNT_DEALS whole numbers") from None
-    app.config["MAX_FORM_MEMORY_SIZE"] = app.config["MAX_CONTENT_LENGTH"]  # a pasted pulka file is a form field
-    app.config.setdefault("CACHE_MB", 64)
-    app.config.setdefault("PDF_RENDERERS", 2)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxies, x_proto=settings.proxies,  # type: ignore[method-assign]
+                                x_host=settings.proxies)
     instance = Path(app.instance_path)
     prepare_instance(instance)
     if not app.config.get("SECRET_KEY"):
@@ -153,15 +103,14 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
 
     # Unavailable (one line, for the command to print) when the database cannot be opened or written.
     database = Database(app.config["DATABASE_URL"])
-    database.open(migrate=app.config.get("MIGRATE_ON_START", True))
+    database.open(migrate=settings.migrate)
     # One budget in bytes for the replayed pulkas and what is shown of them, least recently used out first.
-    cache: VersionCache[Any] = VersionCache(int(app.config["CACHE_MB"] * 2**20), weight)
-    limits = AccountLimits(app.config["MAX_PULKAS"], app.config["MAX_ACCOUNT_DEALS"])
-    app.extensions["scorekeeper"] = Store(database, cache.section("pulkas"), app.config["MAX_DEALS"], limits)
+    cache: VersionCache[Any] = VersionCache(int(settings.cache_mb * 2**20), weight)
+    app.extensions["scorekeeper"] = Store(database, cache.section("pulkas"), settings.max_deals, settings.limits)
     app.extensions["scorekeeper.presenters"] = cache.section("presenters")
     # PDFs render in PDF_RENDERERS worker processes, as many more requests may wait for one, and any beyond
     # are answered 503 with Retry-After: so PDFs hold at most four of waitress's eight threads, never all.
-    app.extensions["scorekeeper.pdf"] = Gate(app.config["PDF_RENDERERS"])
+    app.extensions["scorekeeper.pdf"] = Gate(settings.pdf_renderers)
 
     inputs.init(app)  # first: its check runs before the access check looks anything up
     access.init(app)
