@@ -11,7 +11,10 @@ scoring     what a deal writes on the sheet, line by line, with reasons
 pulka       replaying a pulka's deals into its sheet
 settlement  balances, money and transfers
 paper       a sheet kept on paper: its totals as a sheet, and the pairs a player checks by hand
-stats       players across pulkas: deals by role, and the sums over the pulkas that count
+roles       one player's deals counted by role, and what each seat did in each deal
+records     what the figures keep of a pulka, and which pulkas count
+figures     a player's sums over the pulkas that count, the standings, running totals
+career      a player's results one by one: his evenings, runs, rival and nemesis
 ledger      the club ledger: obligations and payments, balances, who owes whom, the fewest payments to settle
 
 Each module imports only those above it in this list.
@@ -37,14 +40,15 @@ from .ledger import (
 )
 from .sheet import Points, Sheet
 from .texts import Gettext, Ngettext, Seat, Text, quoted
-from .stats import (
-    Filter, HeadToHead, PlayerStats, Record, Roles, Running, PlayerStanding, merged, player_stats, roles, running,
-    running_pair, standings,
-)
+from .roles import DealLine, DealRole, Roles, deal_lines, roles
+from .records import Filter, Record, merged
+from .figures import Chart, HeadToHead, PlayerStanding, PlayerStats, Running, player_stats, running, running_pair, standings
+from .career import Career, PulkaLine, Rivals, career, pulka_lines, rivals
 
 __all__ = [
     "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Filter", "Gettext", "HeadToHead", "Kind",
     "Ngettext", "Pair", "PlayerStats", "Record", "Roles", "Running", "PlayerStanding",
+    "Career", "Chart", "DealLine", "DealRole", "PulkaLine", "Rivals", "career", "deal_lines", "pulka_lines", "rivals",
     "CHOICE_TITLES", "Overflow", "PARAMETER", "PARAMETERS", "PRESETS", "Parameter", "ParameterError", "Points", "Preset", "Problem",
     "PulkaEnd", "PulkaError", "Q1Responsible", "RaspasyDealer", "RaspasyExitOn", "RaspasyScoring", "RaspasyTie",
     "Replay", "Rules", "RulesError", "Seat", "Settlement", "Sheet", "ShortfallSplit", "SingleWhistMade",

@@ -1,5 +1,5 @@
-"""engine/stats.py: players across pulkas (CLUB.md §1-§2): deals by role on pulkas worked by hand, the sums
-over records, and their identities over generated pulkas."""
+"""Players across pulkas (CLUB.md §1-§2; engine roles, records, figures, career, and files/statsfile's JSON):
+deals by role on pulkas worked by hand, the sums over records, and their identities over generated pulkas."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ from scorekeeper.engine import (
 )
 from scorekeeper.engine.contracts import LEVELS
 from scorekeeper.engine.deals import defenders, seats_in_play
-from scorekeeper.engine.stats import Career, DealLine, DealRole, Declarer, Defender, Misere, Raspasy, career, deal_lines, pulka_lines, rivals
+from scorekeeper.engine.career import Career, career, pulka_lines, rivals
+from scorekeeper.engine.roles import DealLine, DealRole, Declarer, Defender, Misere, Raspasy, deal_lines
+from scorekeeper.files.statsfile import read_roles, stats_json, stored_roles
 from scorekeeper.files.pulyafile import loads
 
 from .generate import generate
@@ -130,10 +132,10 @@ def test_roles_add_and_none_is_zero():
 
 def test_roles_stored_and_read_back():
     for seat in roles(replay(SOCHI, 3, EVENING)):
-        stored = seat.stored()
-        assert Roles.read(json.loads(json.dumps(stored))) == seat
-    assert Roles.read(Roles().stored()) == Roles()
-    assert Roles().stored() == {
+        stored = stored_roles(seat)
+        assert read_roles(json.loads(json.dumps(stored))) == seat
+    assert read_roles(stored_roles(Roles())) == Roles()
+    assert stored_roles(Roles()) == {
         "deals": 0,
         "declarer": {**{str(level): {"declared": 0, "played": 0, "made": 0} for level in LEVELS},
                      "misere": {"declared": 0, "made": 0}},
@@ -164,14 +166,14 @@ def _changed(data: dict, path: tuple[str, ...], value: object) -> dict:
     (("raspasy", "zero"), 5),
 ])
 def test_reading_anything_else_is_a_value_error(path, value):
-    stored = Roles(20, declared((7, 4, 3, 2)), Misere(2, 1), Defender(2, 1, 1, 1), Raspasy(5, 30, 1)).stored()
-    assert Roles.read(stored).stored() == stored
+    stored = stored_roles(Roles(20, declared((7, 4, 3, 2)), Misere(2, 1), Defender(2, 1, 1, 1), Raspasy(5, 30, 1)))
+    assert stored_roles(read_roles(stored)) == stored
     with pytest.raises(ValueError):
-        Roles.read(_changed(stored, path, value))
+        read_roles(_changed(stored, path, value))
     with pytest.raises(ValueError):
-        Roles.read([stored])
+        read_roles([stored])
     with pytest.raises(ValueError):
-        Roles.read(_changed(stored, ("deals",), 14))  # 4 + 2 + 4 + 5 roles in 14 deals
+        read_roles(_changed(stored, ("deals",), 14))  # 4 + 2 + 4 + 5 roles in 14 deals
 
 
 # -- records, by hand ----------------------------------------------------------------------------------
@@ -206,7 +208,7 @@ def test_a_player_over_his_pulkas_as_the_api_gives_it():
     assert stats.net == {"sochi": F(790, 3), "leningrad": F(-40)}
     assert stats.money == {"₽": D("131.67") + D("-20.00")}
     names = {"a": "Аня", "b": "Борис", "c": "Вера", "d": "Глеб"}
-    data = stats.to_json(names)
+    data = stats_json(stats, names)
     assert json.loads(json.dumps(data)) == data
     zero = {"declared": 0, "played": 0, "made": 0, "remiz": 0}
     # −50/3 and −70/3 rounded half away from zero
@@ -224,7 +226,7 @@ def test_a_player_over_his_pulkas_as_the_api_gives_it():
     }
     assert isinstance(data["net"]["leningrad"], int)
     assert json.dumps(data["net"]) == '{"sochi": 263.33, "leningrad": -40}'
-    assert stats.to_json(names.__getitem__) == data
+    assert stats_json(stats, names.__getitem__) == data
 
 
 def test_the_unfinished_pulka_counts_when_asked():
@@ -384,11 +386,11 @@ def test_the_roles_of_a_pulka_add_up_to_its_deals(pulka):
         if r.deal.whist is not None:
             assert set(r.deal.whist) == set(defenders(seats_in_play(n, r.dealer), r.deal.declarer))
     for seat in seats:
-        assert Roles.read(json.loads(json.dumps(seat.stored()))) == seat
+        assert read_roles(json.loads(json.dumps(stored_roles(seat)))) == seat
 
 
 def _flat(roles_: Roles) -> list[int]:
-    data = roles_.stored()
+    data = stored_roles(roles_)
     return [data["deals"], *(v for part in data["declarer"].values() for v in part.values()),
             *data["defender"].values(), *data["raspasy"].values()]
 
@@ -422,7 +424,7 @@ def test_sums_over_records(records, unfinished):
             theirs = next(x for x in stats[h.opponent].head_to_head if x.opponent == key)
             assert theirs.pulkas == h.pulkas
             assert theirs.net == {preset: -net for preset, net in h.net.items()}
-        json.dumps(s.to_json(str.upper))
+        json.dumps(stats_json(s, str.upper))
         chart = running(key, records, f)
         assert {p: line[-1][1] for p, line in chart.net.items()} == s.net
         assert {c: line[-1][1] for c, line in chart.money.items()} == s.money

@@ -6,6 +6,7 @@ from flask import jsonify, request
 from flask.typing import ResponseReturnValue
 
 from ...engine import Filter
+from ...files.statsfile import stats_json
 from ..domain.players import Player, read_filter, read_name
 from ..edge.access import Need, needs
 from ..edge.caller import me
@@ -36,7 +37,7 @@ def players() -> ResponseReturnValue:
 @needs(Need.ACCOUNT)
 def player_stats(player: str) -> ResponseReturnValue:
     circle, page = player_service.of_player(store().players, me(), player, _filter())
-    return jsonify(page.stats.to_json(circle.name_of))
+    return jsonify(stats_json(page.stats, circle.name_of))
 
 
 @bp.patch("/players/<player>")

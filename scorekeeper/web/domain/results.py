@@ -14,6 +14,7 @@ from typing import Any
 
 from ... import __version__
 from ...engine import Replay, Roles, Settlement, Transfer, roles
+from ...files.statsfile import read_roles, stored_roles
 
 
 class Ending(StrEnum):
@@ -59,7 +60,7 @@ class Result:
                 "deals": self.deals, "net": [str(v) for v in self.net], "money": [str(v) for v in self.money],
                 "transfers": [[t.payer, t.payee, str(t.amount)] for t in self.transfers],
                 "pairwise": [[str(v) for v in row] for row in self.pairwise],
-                "roles": [r.stored() for r in self.roles]}
+                "roles": [stored_roles(r) for r in self.roles]}
 
     @classmethod
     def read(cls, data: object) -> Result | None:
@@ -71,5 +72,5 @@ class Result:
                    tuple(Decimal(v) for v in data["money"]),
                    tuple(Transfer(int(p), int(q), Decimal(a)) for p, q, a in data["transfers"]),
                    tuple(tuple(Fraction(v) for v in row) for row in data["pairwise"]),
-                   tuple(Roles.read(r) for r in data["roles"]))
+                   tuple(read_roles(r) for r in data["roles"]))
 

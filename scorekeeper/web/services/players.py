@@ -1,8 +1,8 @@
 """Players across evenings (CLUB.md §1-2): the caller's circle, a player's statistics over the pulkas that
 count for the caller, the standings of the circle; renaming and merging his own players.
 
-The figures are the engine's (engine.stats) over the records the repository gives: frozen pulkas' stored
-results, never a fresh replay, and only pulkas the caller may read."""
+The figures are the engine's (engine.figures, engine.career) over the records the repository gives: frozen
+pulkas' stored results, never a fresh replay, and only pulkas the caller may read."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
-from ...engine import Filter, PlayerStats, Record, player_stats, running, running_pair, standings
-from ...engine.stats import Career, DealLine, Chart, PulkaLine, Rivals, Running, PlayerStanding, career, deal_lines, pulka_lines, rivals
+from ...engine import (Career, Chart, DealLine, Filter, PlayerStanding, PlayerStats, PulkaLine, Record, Rivals, Running,
+                       career, deal_lines, player_stats, pulka_lines, rivals, running, running_pair, standings)
 from ...i18n.words import Msg
 from ..domain.players import FLOOR, Member, Player
 from ..domain.pulkas import Pulka

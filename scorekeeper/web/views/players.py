@@ -13,9 +13,9 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from ...engine import Filter, Record
+from ...engine import Chart, DealLine, Filter, PlayerStats, PulkaLine, Record, Running
 from ...engine.settlement import round_half_away
-from ...engine.stats import DealLine, Chart, PlayerStats, PulkaLine, Running
+from ...files.statsfile import stats_json
 from ..domain.pulkas import Pulka
 
 LEVELS = ("6", "7", "8", "9", "10")
@@ -24,7 +24,7 @@ WIDTH, HEIGHT, PAD = 360, 140, 24
 
 def rows(stats: PlayerStats[str], name_of: Any) -> dict[str, Any]:
     """The stats object (CLUB.md §2) as the page's tables read it: the same numbers as the API's."""
-    data = stats.to_json(name_of)
+    data = stats_json(stats, name_of)
     return {
         "data": data,
         "declarer": [(level, data["declarer"][level]) for level in LEVELS],
