@@ -1,4 +1,5 @@
-"""The `scorekeeper` command: replay a pulka file, settle a paper sheet, run the web app, upgrade, back up and restore its database."""
+"""The `scorekeeper` command: replay a pulka file, settle a paper sheet, run the web app, upgrade, back up and restore
+its database. What the file commands write for people is cli_format's."""
 
 from __future__ import annotations
 
@@ -15,12 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
+from .cli_format import format_paper, format_result, language_wanted
+from .engine import Code, Problem
 from .files import sheetfile
-from .engine import Code, Problem, Replay, Sheet, Text, settle
-from .files.pulyafile import FileError, PulkaFile, loads, replay_for_result, write_result
-from .files.sheetfile import PaperSheet
-from .engine.settled import settled
-from .i18n.words import Msg, literal
+from .files.pulyafile import FileError, loads, replay_for_result, write_result
+from .i18n.words import literal
 
 if TYPE_CHECKING:  # the web's libraries load only when a command needs them
     from .web.store.accounts import AccountStore
@@ -36,90 +36,6 @@ def _read(path: str) -> bytes:
 def _one_line(text: str) -> str:
     """Control characters from the file (a key or a name with a newline) escaped, so the error stays one line."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
-PULKA_HEAD = Msg("Pulka of {players}: {preset} rules, pulya {size}, whist price {price}, {count} deal",
-                 "Pulka of {players}: {preset} rules, pulya {size}, whist price {price}, {count} deals", "count")
-PAPER_HEAD = Msg("Paper sheet of {players}: {preset} rules, a pulya point {pulya} whists, a gora point {gora} whists, "
-                 "whist price {price}")
-FINISHED = Msg("The pulka is finished.")
-NOT_FINISHED = Msg("The pulka is not finished; next to deal: {player}.")
-COLUMNS = (Msg("pulya"), Msg("gora"), Msg("whists on"))
-LANG_HELP = "the language of the text for people: en or ru (default: the environment's, LANG and the like)"
-
-
-def language_wanted(asked: str | None) -> str:
-    """`--lang`, else the environment's as gettext reads it; English for a language the app does not speak."""
-    from .i18n.translate import catalog_path, language_of
-
-    wanted = asked or next((os.environ[name] for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
-                            if os.environ.get(name)), "")
-    language = language_of(wanted.split(":")[0])
-    return language if catalog_path(language).is_file() else "en"
-
-
-def format_result(pulka: PulkaFile, replayed: Replay, language: str = "en") -> str:
-    """The replay result for people: the sheet, the balances, who pays whom."""
-    from .i18n.translate import writer
-    from .render.steps import BALANCE_HEAD, NOBODY, PAYS, column_width
-    from .render.text import PRESET_TITLES, amount, decimal, signed  # the renderers (and Babel): not for --json
-
-    names, rules, sheet = pulka.players, pulka.rules, replayed.sheet
-    say = writer(names, language)
-    settlement = settled(names, sheet, rules, pulka.settle(replayed))
-    width = column_width(names)
-    lines = [
-        say(PULKA_HEAD(players=", ".join(names), preset=PRESET_TITLES[rules.preset], size=rules.pulya_size,
-                       price=decimal(rules.whist_price, language), count=len(replayed.results))),
-        "",
-        *_sheet_lines(names, sheet, say, language),
-        "",
-        say(FINISHED if sheet.finished else NOT_FINISHED(player=names[sheet.dealer])),
-        "",
-        say(BALANCE_HEAD),
-    ]
-    for row in settlement.standings:
-        lines.append(f"  {row.name.ljust(width)}{signed(row.balance, language).rjust(10)}"
-                     f"{signed(row.money, language).rjust(12)}")
-    lines.append("")
-    lines += ["  " + say(PAYS(payer=p.payer, payee=p.payee, amount=amount(p.amount, language=language)))
-              for p in settlement.payments] or ["  " + say(NOBODY)]
-    return "\n".join(lines)
-
-
-def _sheet_lines(names: tuple[str, ...], sheet: Sheet, say: Callable[[Text], str], language: str) -> list[str]:
-    """The sheet's totals as a table: pulya, gora, and the whists each wrote on each."""
-    from .render.steps import column_width
-    from .render.text import points
-
-    pulya, gora, whists_on = (say(column) for column in COLUMNS)
-    width = column_width(names)
-    gap = "   " + whists_on.ljust(9)
-    lines = ["".ljust(width) + pulya.rjust(7) + gora.rjust(7) + gap + "".join(p.rjust(width) for p in names)]
-    for i, name in enumerate(names):
-        whists = "".join(("—" if j == i else points(sheet.whists[i][j], language)).rjust(width)
-                         for j in range(len(names)))
-        lines.append(name.ljust(width) + points(sheet.pulya[i], language).rjust(7)
-                     + points(sheet.gora[i], language).rjust(7) + " " * len(gap) + whists)
-    return lines
-
-
-def format_paper(paper: PaperSheet, language: str = "en") -> str:
-    """A paper sheet's settlement for people: the sheet, then the steps a table checks by hand."""
-    from .i18n.translate import writer
-    from .render.steps import for_people
-    from .render.text import PRESET_TITLES, decimal, points
-
-    rules, sheet = paper.rules, paper.sheet
-    say = writer(paper.players, language)
-    settlement = settle(sheet, rules)
-    head = [say(PAPER_HEAD(players=", ".join(paper.players), preset=PRESET_TITLES[rules.preset],
-                           pulya=points(rules.pulya_point_whists, language),
-                           gora=points(rules.gora_point_whists, language),
-                           price=decimal(rules.whist_price, language))),
-            "", *_sheet_lines(paper.players, sheet, say, language), ""]
-    s = settled(paper.players, sheet, rules, settlement)
-    return "\n".join(head + for_people(paper.players, sheet, rules, settlement, s, paper.currency or "", language))
 
 
 @contextmanager
@@ -337,6 +253,9 @@ def backup_command(args: argparse.Namespace) -> int:
     else:
         print(_one_line(f"scorekeeper: backed up {safe_url(url)} to {args.file} ({done})"))
     return 0
+
+
+LANG_HELP = "the language of the text for people: en or ru (default: the environment's, LANG and the like)"
 
 
 def build_parser() -> argparse.ArgumentParser:
