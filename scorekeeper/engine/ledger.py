@@ -167,8 +167,8 @@ def status(obligation: Obligation[K, I], payments: Collection[Payment[K, I]]) ->
 
 def owed(obligations: Collection[Obligation[K, I]], payments: Collection[Payment[K, I]]) -> tuple[Transfer[K], ...]:
     """Every row between two players, obligations and payments, linked or not, netted into one debt per pair
-    (its payer owes its payee); even pairs are left out. A player's debts (owing: +, owed: −) add up to minus his balance. Sorted by
-    debtor, then creditor."""
+    (its payer owes its payee); even pairs are left out. A player's debts (owing: +, owed: −) add up to minus
+    his balance. Sorted by debtor, then creditor."""
     _check(obligations, payments)
     net: dict[tuple[K, K], int] = {}  # (a, b), a < b: what a owes b
 

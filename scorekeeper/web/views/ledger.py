@@ -60,14 +60,14 @@ class CarryOver:
     """What a pulka's players owed each other before it, and the fewest payments settling it with the pulka."""
 
     owing: tuple[Owing, ...]
-    together: tuple[tuple[str, str, Decimal], ...]  # (payer, payee, amount) by name
+    together: tuple[Transfer[str], ...]  # by name
 
 
 def carry_over(carried: Carried, money: Sequence[Decimal], cash: Decimal | None = None) -> CarryOver | None:
     if not carried.debts:
         return None
     book = carried.ledger
-    together = tuple((book.name(p.payer), book.name(p.payee), p.amount)
+    together = tuple(Transfer(book.name(p.payer), book.name(p.payee), p.amount)
                      for p in carried.with_money(money, cash).payments)
     return CarryOver(tuple(owing(book, d) for d, _ in carried.debts), together)
 
@@ -84,7 +84,7 @@ def owed_lines(before: CarryOver, currency: str, language: str,
         if d.since else gettext("%(debtor)s owes %(creditor)s %(amount)s") % {
         "debtor": d.debtor, "creditor": d.creditor, "amount": money(d.amount)} for d in before.owing)
     together = tuple(gettext("%(payer)s pays %(payee)s %(amount)s") % {
-        "payer": payer, "payee": payee, "amount": money(value)} for payer, payee, value in before.together)
+        "payer": t.payer, "payee": t.payee, "amount": money(t.amount)} for t in before.together)
     return owing, together
 
 
