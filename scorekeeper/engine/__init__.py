@@ -42,7 +42,8 @@ from .sheet import Points, Sheet
 from .texts import Gettext, Ngettext, Seat, Text, quoted
 from .roles import DealLine, DealRole, Roles, deal_lines, roles
 from .records import Filter, Record, merged
-from .figures import Chart, HeadToHead, PlayerStanding, PlayerStats, Running, player_stats, running, running_pair, standings
+from .figures import (Chart, HeadToHead, PlayerStanding, PlayerStats, Running, player_stats, running, running_pair,
+                      standings)
 from .career import Career, PulkaLine, Rivals, career, pulka_lines, rivals
 
 __all__ = [

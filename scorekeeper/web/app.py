@@ -87,11 +87,10 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app = Flask(__name__, instance_path=settings.instance_path, instance_relative_config=True,
                 template_folder=TEMPLATES_DIR, static_folder=STATIC_DIR)
     app.config.update(settings.config)
-    if settings.proxies:
+    if proxies := settings.proxies:
         # Behind a reverse proxy: the client's address (the login limit counts by it), scheme and host
         # come from its X-Forwarded-* headers, trusted for that many proxies and no more.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxies, x_proto=settings.proxies,  # type: ignore[method-assign]
-                                x_host=settings.proxies)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
     instance = Path(app.instance_path)
     prepare_instance(instance)
     if not app.config.get("SECRET_KEY"):

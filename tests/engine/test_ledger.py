@@ -149,7 +149,8 @@ def test_the_issue_counterexample_takes_three_payments_not_four():
     money = {"a": D(4), "b": D(3), "c": D(3), "d": D(-6), "e": D(-4)}
     result = settle_up(money)
     assert result.exact
-    assert result.payments == (Transfer("d", "b", D("3.00")), Transfer("d", "c", D("3.00")), Transfer("e", "a", D("4.00")))
+    assert result.payments == (Transfer("d", "b", D("3.00")), Transfer("d", "c", D("3.00")),
+                               Transfer("e", "a", D("4.00")))
     assert len(ledger.fewest_payments([4, 3, 3, -6, -4])) == 4  # the greedy rule of rules.md §15
 
 

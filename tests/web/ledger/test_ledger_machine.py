@@ -56,8 +56,8 @@ class LedgerMachine(RuleBasedStateMachine):
         pulka = f"p{self.pulkas}"
         at = datetime(2026, 11, 1, tzinfo=timezone.utc)
         for i, ((debtor, creditor), amount) in enumerate(transfers):
-            self.repo.obligations.append(ObligationRow(Obligation(f"{pulka}-{i}", pulka, debtor, creditor, amount, currency),
-                                               pulka, date(2026, 11, 1), at, True))
+            self.repo.obligations.append(ObligationRow(Obligation(f"{pulka}-{i}", pulka, debtor, creditor, amount,
+                                                                  currency), pulka, date(2026, 11, 1), at, True))
 
     @precondition(lambda self: self.repo.obligations)
     @rule(data=st.data())
