@@ -14,7 +14,7 @@ from .store.db import Unavailable
 
 SESSION_DEFAULTS: dict[str, Any] = {
     # A phone at the table stays signed in, and keeps the share links it opened; the server ends the session
-    # at log-out (access.sign_out), so a copied cookie does not outlive it.
+    # at log-out (sessions.end_session), so a copied cookie does not outlive it.
     "PERMANENT_SESSION_LIFETIME": timedelta(days=365),
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_HTTPONLY": True,
