@@ -66,7 +66,7 @@ def create_pulka() -> ResponseReturnValue:
     settings = read_settings(body, say=i18n.say)
     if given:  # a table that began on paper goes on here (FORMAT.md §5)
         settings = dataclasses.replace(settings, opening=read_opening(opening, settings.players, settings.rules))
-    return write(lambda once: pulka_service.create_pulka(store().pulkas, me(), settings, once=once), _created)
+    return write(lambda unit: pulka_service.create_pulka(unit.pulkas, me(), settings), _created)
 
 
 @bp.get("/pulkas/<uid>")
@@ -142,7 +142,7 @@ def import_pulka() -> ResponseReturnValue:
     if not request.is_json:
         raise Refused(Msg("send the pulka file as application/json"), code=ErrorCode.UNSUPPORTED_MEDIA_TYPE)
     file, name = read_pulka_file(request.get_data()), request.args.get("name", "")[:PULKA_NAME_MAX]
-    return write(lambda once: pulka_service.import_pulka(store().pulkas, me(), file, name, once, i18n.say),
+    return write(lambda unit: pulka_service.import_pulka(unit.pulkas, me(), file, name, i18n.say),
                  _created)
 
 
