@@ -92,14 +92,14 @@ class FakePulkas:
         return pulka
 
     @contextmanager
-    def writing(self, uid: str, expected: int | None = None, counting: bool = False) -> Iterator[FakeChange]:
+    def writing(self, uid: str, expected: int | None = None, adding: bool = False) -> Iterator[FakeChange]:
         row = self.rows.get(uid)
         if row is None:
             raise NotFound()
         if expected is not None and expected != row.version:
             raise VersionConflict()
         change = FakeChange(_pulka(row), copy.deepcopy(row),
-                            self.account_deals(row.owner_id) if counting else None)
+                            self.account_deals(row.owner_id) if adding else None)
         yield change  # an error raised in the block leaves the stored row as it was
         if change.after is not None:
             change.row.version += 1

@@ -32,7 +32,7 @@ def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
 
 def add_deal(pulkas: PulkaRepository, command: EnterDeal, by: str = "") -> Pulka:
     deal = command.deal
-    with pulkas.writing(command.uid, command.expected, counting=True) as change:
+    with pulkas.writing(command.uid, command.expected, adding=True) as change:
         before = writable(change.before)
         if len(before.deals) >= pulkas.max_deals:
             raise TooManyDeals(pulkas.max_deals)

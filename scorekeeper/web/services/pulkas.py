@@ -46,8 +46,8 @@ class PulkaChange(Protocol):
 
     @property
     def owner_deals(self) -> int | None:
-        """How many deals the pulka's owner's pulkas hold, counted when the write began under its lock; None
-        unless the write was opened `counting`."""
+        """How many deals the pulka's owner's pulkas held when the write began, under its lock; None unless
+        the write was opened `adding` a deal (or the pulka is nobody's)."""
 
     def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
         """The pulka this write makes, kept by its new version once the transaction commits."""
@@ -89,12 +89,13 @@ class PulkaRepository(Protocol):
         """A new pulka at `table` (a pulka's `table`), else at a table of its own; frozen at once with
         `frozen`, if given."""
 
-    def writing(self, uid: str, expected: int | None = None, counting: bool = False
+    def writing(self, uid: str, expected: int | None = None, adding: bool = False
                 ) -> AbstractContextManager[PulkaChange]:
         """One write on one pulka, in the unit of work's transaction (else in one of its own, committed when
         the block ends); rolled back if it raises. NotFound: no such pulka; VersionConflict: the pulka is not
         at the `expected` version (the one the caller last saw; None: any), found before anything is read.
-        `counting`: the change knows its owner's deals (`owner_deals`), counted as the write begins."""
+        `adding`: the write adds a deal, and the change knows how many its owner's pulkas held as it began
+        (`owner_deals`)."""
 
     def delete(self, uid: str) -> None: ...
 
@@ -154,7 +155,7 @@ def create_pulka(pulkas: PulkaRepository, owner_id: int, settings: Settings, dea
 def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pulka: bool = False,
                held: int | None = None) -> None:
     """Whether the account has room for a new pulka and for `deals` more deals; refused otherwise. `held`: the
-    deals the account holds, if the caller counted them already (a write opened `counting`)."""
+    deals the account holds, if the caller knows them already (a write opened `adding` a deal)."""
     if owner_id is None:
         return  # a pulka from before accounts: nobody's to count
     limits = pulkas.account_limits

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_, select
+from sqlalchemy import bindparam, func, or_, select, update
 
 from ...engine import Deal, Replay
 from ..domain.limits import AccountLimits
@@ -24,7 +24,7 @@ from ..domain.shares import Access, Role, access_of
 from .cache import Section, VersionCache
 from .changes import Change, bump, recorded, seats
 from .db import Database
-from .models import AccessRow, DealRow, PlayerRow, PulkaRow, ShareRow, now
+from .models import AccessRow, AccountRow, DealRow, PlayerRow, PulkaRow, ShareRow, now
 from .deals import deal_values, deals_of
 from .rows import aware, opening_json, players, pulka_of
 from .transaction import Transaction
@@ -138,9 +138,7 @@ class PulkaStore:
 
     def account_deals(self, account_id: int) -> int:
         with self.db.reads.connect() as connection:
-            return int(connection.execute(select(func.count()).select_from(DealRow)
-                                          .join(PulkaRow, PulkaRow.id == DealRow.pulka_id)
-                                          .where(PulkaRow.owner_id == account_id)).scalar_one())
+            return int(connection.execute(select(AccountRow.deals).where(AccountRow.id == account_id)).scalar() or 0)
 
     def player_names(self, account_id: int) -> list[str]:
         """The names the account has seated (its circle)."""
@@ -170,6 +168,9 @@ class PulkaStore:
             session.add_all(DealRow(pulka_id=row.id, position=number, **deal_values(deal))
                             for number, deal in enumerate(deals, 1))
             session.flush()
+            if deals:
+                session.execute(update(AccountRow).where(AccountRow.id == owner_id)
+                                .values(deals=AccountRow.deals + len(deals)))
             pulka = dataclasses.replace(pulka_of(row, tuple(deals), replayed), frozen=frozen)
             row.standing = Standing.of(pulka).stored()
             if pulka.frozen is not None:
@@ -180,11 +181,11 @@ class PulkaStore:
         return pulka
 
     @contextmanager
-    def writing(self, uid: str, expected: int | None = None, counting: bool = False) -> Iterator[Change]:
+    def writing(self, uid: str, expected: int | None = None, adding: bool = False) -> Iterator[Change]:
         """One write on one pulka, in the unit of work's transaction (else in one of its own, committed when
         the block ends); rolled back if it raises. VersionConflict when the pulka is not at the `expected`
-        version. `counting`: the change knows how many deals the owner's pulkas hold (the room check of a
-        new deal)."""
+        version. `adding`: the write adds a deal, and the change knows how many the owner's pulkas held (the
+        room check)."""
         known = self.watch.stamp(uid)
         if expected is not None and known is not None and known.version > expected:
             # Stale for sure, since a version only moves forward: refused without a transaction. (A write under
@@ -195,7 +196,7 @@ class PulkaStore:
             # Bumping the version first locks the pulka (a row lock in PostgreSQL, the write lock in
             # SQLite), so concurrent writes to one pulka queue up instead of interleaving; a write on a
             # version that is gone bumps nothing and is refused before anything is read or replayed.
-            found = bump(session, uid, expected, counting)
+            found = bump(session, uid, expected, adding)
             if found is None:
                 exists = known is not None or session.scalar(select(PulkaRow.id).where(PulkaRow.uid == uid)) is not None
                 raise VersionConflict() if exists else NotFound()
@@ -205,7 +206,7 @@ class PulkaStore:
                 row = session.get_one(PulkaRow, pulka_id)
                 before = dataclasses.replace(pulka_of(row, deals_of(session, pulka_id)), version=version - 1)
             # The new stamp goes to the other processes with the write's last statement (Change.done).
-            change = Change(session, pulka_id, before, owner_deals)
+            change = Change(session, pulka_id, before, owner_deals, adding)
             yield change
             after = change.after
             if after is not None:
@@ -221,6 +222,8 @@ class PulkaStore:
             row = session.scalars(select(PulkaRow).where(PulkaRow.uid == uid)).one_or_none()
             if row is None:
                 raise NotFound()
+            session.execute(update(AccountRow).where(AccountRow.id == row.owner_id).values(
+                deals=AccountRow.deals - select(func.count()).where(DealRow.pulka_id == row.id).scalar_subquery()))
             session.delete(row)
             gone(session, uid)
             access_changed(session)
