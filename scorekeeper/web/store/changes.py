@@ -95,8 +95,9 @@ class Change:
         self.result = before.frozen  # as the use case leaves it: frozen, thawed, or as it was
 
     def append(self, deal: Deal) -> None:
-        self._core(_APPEND.values(pulka_id=self.pulka_id, position=len(self.before.deals) + 1, created_at=now(),
-                                  **deal_values(deal)))
+        # The values as parameters of the one statement: compiled once, where values() built a new one each time.
+        self._core(_APPEND, {"pulka_id": self.pulka_id, "position": len(self.before.deals) + 1, "created_at": now(),
+                             **deal_values(deal)})
         if not self._counted:
             self._core(_MORE_DEALS, {"b_pulka": self.pulka_id, "b_more": 1})
         self._counted = False
