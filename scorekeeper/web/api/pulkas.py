@@ -14,7 +14,7 @@ from ...i18n.words import Msg
 from ..domain.idempotency import Answer
 from ..domain.limits import CURRENCY_MAX, PULKA_NAME_MAX
 from ..domain.paper import read_opening
-from ..domain.pulkas import Pulka, read_settings
+from ..domain.pulkas import ChangeSettings, Pulka, read_settings
 from ..domain.reading import read_number, read_pulka_file
 from ..domain.refusals import ErrorCode, Refused
 from ..edge import i18n
@@ -82,7 +82,8 @@ def patch_pulka(uid: str) -> ResponseReturnValue:
     expected = version_sent(data)
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     settings = read_settings({k: v for k, v in data.items() if k != "version"}, pulka.settings)
-    return jsonify(pulka_json(presenter(pulka_service.change_settings(store().pulkas, uid, settings, expected, actor()))))
+    changed = pulka_service.change_settings(store().pulkas, ChangeSettings(uid, settings, expected), actor())
+    return jsonify(pulka_json(presenter(changed)))
 
 
 @bp.delete("/pulkas/<uid>")

@@ -19,7 +19,7 @@ from ...engine import PARAMETERS, PRESETS, Kind, Parameter, Preset, choice_title
 from ...render.text import rules_in_words
 from ..domain.idempotency import Answer
 from ..domain.limits import PULKA_NAME_MAX
-from ..domain.pulkas import Pulka, read_settings
+from ..domain.pulkas import ChangeSettings, Pulka, read_settings
 from ..domain.reading import read_pulka_file
 from ..domain.refusals import Refused
 from ..edge import i18n
@@ -140,8 +140,8 @@ def settings(uid: str) -> ResponseReturnValue:
         return _settings_page(form, {}, pulka)
     try:
         data = form.names_and_currency() if pulka.deals else form.settings_data()
-        pulka_service.change_settings(store().pulkas, uid, read_settings(data, pulka.settings), form.expected(pulka.version),
-                                 actor())
+        pulka_service.change_settings(store().pulkas, ChangeSettings(uid, read_settings(data, pulka.settings),
+                                                                     form.expected(pulka.version)), actor())
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), pulka, STATUS[error.code])
     flash(gettext("Settings saved."))

@@ -18,7 +18,7 @@ from ...files import pulyafile
 from ...engine import Deal, PulkaError, Replay, Text, replay
 from ...i18n.words import Msg
 from ..domain.limits import AccountLimits
-from ..domain.pulkas import (Note, Pulka, Settings, Stamp, Standing, Summary, default_name, ended,
+from ..domain.pulkas import (ChangeSettings, Note, Pulka, Settings, Stamp, Standing, Summary, default_name, ended,
                              english, next_at_table, read_settings, writable)
 from ..domain.results import Result
 from ..domain.refusals import AccountFull, DealRefused, Refused, RulesFrozen, TooManyDeals, TooManyPulkas
@@ -194,10 +194,10 @@ def import_pulka(pulkas: PulkaRepository, owner_id: int, file: pulyafile.Pulka, 
     return create_pulka(pulkas, owner_id, settings, file.deals, file.started)
 
 
-def change_settings(pulkas: PulkaRepository, uid: str, settings: Settings, expected: int | None = None,
-                    by: str = "") -> Pulka:
+def change_settings(pulkas: PulkaRepository, command: ChangeSettings, by: str = "") -> Pulka:
     """Name and currency change any time; the players, first dealer and rules only before the first deal."""
-    with pulkas.writing(uid, expected) as change:
+    settings = command.settings
+    with pulkas.writing(command.uid, command.expected) as change:
         before = writable(change.before)
         replay_ = before.replay
         if settings.seating != before.settings.seating:

@@ -12,7 +12,7 @@ import pytest
 from scorekeeper.web.domain.deals import DeleteDeal, EditDeal, EnterDeal, UndoDeal
 from scorekeeper.files import pulyafile
 from scorekeeper.engine import Rules
-from scorekeeper.web.domain.pulkas import Settings, read_settings
+from scorekeeper.web.domain.pulkas import ChangeSettings, Settings, read_settings
 from scorekeeper.web.domain.refusals import (DealRefused, NothingToUndo, NotFound, PulkaFrozen, RulesFrozen,
                                              SettingsInvalid, VersionConflict)
 from scorekeeper.web.services import deals, pulkas, results
@@ -82,7 +82,7 @@ def test_a_stale_version_is_a_conflict(repo, owner):
                   lambda: deals.undo(repo.pulkas, UndoDeal(pulka.uid, expected=pulka.version)),
                   lambda: deals.delete_deal(repo.pulkas, DeleteDeal(pulka.uid, 1, expected=pulka.version)),
                   lambda: deals.edit_deal(repo.pulkas, EditDeal(pulka.uid, 1, SOCHI_FILE.deals[0], expected=pulka.version)),
-                  lambda: pulkas.change_settings(repo.pulkas, pulka.uid, ABC, expected=pulka.version)):
+                  lambda: pulkas.change_settings(repo.pulkas, ChangeSettings(pulka.uid, ABC, expected=pulka.version))):
         with pytest.raises(VersionConflict):
             write()
     assert rows(repo) == before
@@ -142,7 +142,7 @@ def test_settings_are_frozen_by_the_first_deal(repo, owner):
     pulka = pulkas.create_pulka(repo.pulkas, owner, ABC)
     four = read_settings({"players": ["A", "B", "C", "D"], "first_dealer": "D", "rules": {"preset": "rostov"}},
                          pulka.settings)
-    pulka = pulkas.change_settings(repo.pulkas, pulka.uid, four)
+    pulka = pulkas.change_settings(repo.pulkas, ChangeSettings(pulka.uid, four))
     assert (pulka.players, pulka.first_dealer, pulka.rules) == (("A", "B", "C", "D"), 3, Rules.of("rostov"))
     assert pulkas.get_pulka(repo.pulkas, pulka.uid).players == ("A", "B", "C", "D")
     raspasy = pulyafile.read_deal({"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}},
@@ -150,10 +150,10 @@ def test_settings_are_frozen_by_the_first_deal(repo, owner):
     pulka = deals.add_deal(repo.pulkas, EnterDeal(pulka.uid, raspasy))
     before = rows(repo)
     with pytest.raises(RulesFrozen):
-        pulkas.change_settings(repo.pulkas, pulka.uid, read_settings({"rules": {"preset": "sochi"}}, pulka.settings))
+        pulkas.change_settings(repo.pulkas, ChangeSettings(pulka.uid, read_settings({"rules": {"preset": "sochi"}}, pulka.settings)))
     assert rows(repo) == before
-    renamed = pulkas.change_settings(repo.pulkas, pulka.uid, read_settings({"name": "Late", "currency": "€"},
-                                                                      pulka.settings))
+    renamed = pulkas.change_settings(repo.pulkas, ChangeSettings(pulka.uid, read_settings({"name": "Late", "currency": "€"},
+                                                                      pulka.settings)))
     assert (renamed.name, renamed.currency, renamed.deals) == ("Late", "€", pulka.deals)
 
 
@@ -230,7 +230,7 @@ def test_a_kept_sheet_is_a_pulka_going_on_from_it(repo, owner):
     assert played.sheet.pulya == (20, 12, 0) and played.sheet.whists[0][1] == 20
     assert repo.pulkas.get(kept.uid).opening == sheet.sheet
     # renaming a player keeps the opening; seating a fourth does not fit it
-    renamed = pulkas.change_settings(repo.pulkas, kept.uid, read_settings({"name": "Paper"}, kept.settings))
+    renamed = pulkas.change_settings(repo.pulkas, ChangeSettings(kept.uid, read_settings({"name": "Paper"}, kept.settings)))
     assert renamed.opening == sheet.sheet
     with pytest.raises(SettingsInvalid):
         read_settings({"players": ["A", "B", "C", "D"]}, kept.settings)
