@@ -186,11 +186,12 @@ def _new_password() -> str:
 @_operational
 def account_create_command(args: argparse.Namespace) -> int:
     from .web.services import accounts
+    from .web.domain.accounts import CreateAccount
     from .web.domain.refusals import Refused
 
     password = _new_password()
     try:
-        made = accounts.register(_accounts(), args.username, password, open_registration=True)
+        made = accounts.register(_accounts(), CreateAccount(args.username, password), open_registration=True)
     except Refused as error:
         print(f"scorekeeper: {error.message}", file=sys.stderr)
         return 1

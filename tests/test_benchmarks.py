@@ -24,6 +24,7 @@ TINY = {
     "ledger.py": ["--players", "4", "8", "--repeat", "1"],
     "ledger_page.py": ["--pulkas", "3", "--payments", "5", "--players", "4", "--repeat", "2"],
     "players.py": ["--pulkas", "4", "--deals", "20", "--repeat", "2"],
+    "write_cost.py": ["--tables", "2", "--writes", "20"],
 }
 
 

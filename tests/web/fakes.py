@@ -14,17 +14,19 @@ from typing import Any
 
 from scorekeeper.engine import Deal, Record, Replay, replay
 from scorekeeper.web.domain.accounts import Account, username_key
-from scorekeeper.web.domain.idempotency import Answer, Answered, Once
+from scorekeeper.web.domain.idempotency import Answer, Key, KeyTaken
 from scorekeeper.web.domain.limits import AccountLimits
 from scorekeeper.web.domain.players import Member, Player
 from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Stamp, Summary
-from scorekeeper.web.domain.refusals import Duplicate, NotFound, VersionConflict
+from scorekeeper.web.domain.refusals import Duplicate, KeyReused, NotFound, VersionConflict
 from scorekeeper.web.domain.results import Result
 from scorekeeper.web.domain.shares import Access, Role, Share, access_of
 from scorekeeper.web.services.accounts import AccountRepository
+from scorekeeper.web.services.ledger import LedgerRepository
 from scorekeeper.web.services.players import PlayerRepository
 from scorekeeper.web.services.pulkas import PulkaRepository
 from scorekeeper.web.services.shares import ShareRepository
+from scorekeeper.web.services.unit import UnitOfWork
 
 
 def now() -> datetime:
@@ -53,7 +55,6 @@ class FakePulkas:
         self.account_limits = limits
         self.rows: dict[str, Row] = {}
         self.circle: dict[int, set[str]] = {}
-        self.keys: dict[tuple[str, str, str], tuple[str, Answer]] = {}
 
     def get(self, uid: str) -> Pulka:
         row = self.rows.get(uid)
@@ -82,33 +83,25 @@ class FakePulkas:
         return sorted(self.circle.get(account_id, ()))
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
-               started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "",
-               frozen: Result | None = None) -> Pulka:
-        if once is not None and (first := self._answer(once)) is not None:
-            raise Answered(first)
+               started: datetime | None = None, table: str = "", frozen: Result | None = None) -> Pulka:
         uid = secrets.token_urlsafe(16)
         row = Row(uid, owner_id, settings, list(deals), 1, started or now(), now(), table=table or uid, result=frozen)
         pulka = _pulka(row, replayed)
-        self._remember(once, pulka)
         self.rows[row.uid] = row
         self.circle.setdefault(owner_id, set()).update(settings.players)
         return pulka
 
     @contextmanager
-    def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
-                counting: bool = False) -> Iterator[FakeChange]:
+    def writing(self, uid: str, expected: int | None = None, adding: bool = False) -> Iterator[FakeChange]:
         row = self.rows.get(uid)
-        if once is not None and (first := self._answer(once)) is not None:
-            raise Answered(first)
         if row is None:
             raise NotFound()
         if expected is not None and expected != row.version:
             raise VersionConflict()
         change = FakeChange(_pulka(row), copy.deepcopy(row),
-                            self.account_deals(row.owner_id) if counting else None)
+                            self.account_deals(row.owner_id) if adding else None)
         yield change  # an error raised in the block leaves the stored row as it was
         if change.after is not None:
-            self._remember(once, change.after)
             change.row.version += 1
             change.row.updated_at = now()
             self.rows[uid] = change.row
@@ -118,13 +111,6 @@ class FakePulkas:
         if self.rows.pop(uid, None) is None:
             raise NotFound()
 
-    def _answer(self, once: Once[Pulka]) -> Answer | None:
-        found = self.keys.get((once.scope, once.route, once.key))
-        return found[1] if found is not None else None
-
-    def _remember(self, once: Once[Pulka] | None, pulka: Pulka) -> None:
-        if once is not None:
-            self.keys[(once.scope, once.route, once.key)] = (once.fingerprint, once.answered(pulka))
 
 
 class FakeChange:
@@ -291,16 +277,42 @@ class FakeStore:
         self.pulkas = FakePulkas(max_deals)
         self.accounts = FakeAccounts()
         self.shares = FakeShares(self.pulkas)
+        self.ledger = FakeLedger(())
+        self.keys: dict[tuple[str, str, str], tuple[str, Answer]] = {}
+
+    def unit(self) -> FakeUnit:
+        return FakeUnit(self)
+
+
+class FakeUnit:
+    """A unit of work on the fakes (services.unit.UnitOfWork): their writes are kept as each block ends, so
+    it only keeps the keys."""
+
+    def __init__(self, store: FakeStore):
+        self.pulkas, self.ledger, self.keys = store.pulkas, store.ledger, store.keys
+
+    def answered(self, key: Key) -> Answer | None:
+        found = self.keys.get((key.scope, key.route, key.key))
+        if found is not None and found[0] != key.fingerprint:
+            raise KeyReused()
+        return found[1] if found is not None else None
+
+    def remember(self, key: Key, answer: Answer) -> None:
+        if (key.scope, key.route, key.key) in self.keys:
+            raise KeyTaken()
+        self.keys[key.scope, key.route, key.key] = (key.fingerprint, answer)
+
+    def commit(self) -> None:
+        pass
+
+    def rollback(self) -> None:
+        pass
 
 
 def rows(store: FakeStore) -> object:
     """Everything the fakes hold, to show that a refused use case changed nothing."""
-    return copy.deepcopy((store.pulkas.rows, store.pulkas.keys, store.accounts.rows, store.accounts.hashes,
+    return copy.deepcopy((store.pulkas.rows, store.keys, store.accounts.rows, store.accounts.hashes,
                           store.accounts.tokens, store.shares.links))
-
-
-# Each fake is what its Protocol asks (mypy checks these lines when it checks the tests).
-_: tuple[PulkaRepository, AccountRepository, ShareRepository] = (FakePulkas(), FakeAccounts(), FakeShares(FakePulkas()))
 
 
 class FakeLedger:
@@ -318,7 +330,7 @@ class FakeLedger:
         return Rows(self.players, tuple(self.obligations), tuple(self.payments))
 
     @contextmanager
-    def writing(self, account_id: int, by: str, once: Once[Any] | None = None) -> Iterator[Any]:
+    def writing(self, account_id: int, by: str) -> Iterator[Any]:
         write = _FakeLedgerWrite(self.rows(account_id), by)
         yield write
         self.payments.extend(write.added)
@@ -339,8 +351,10 @@ class _FakeLedgerWrite:
         self.added.append(row)
         return row
 
-    def done(self, made: Any) -> Any:
-        return made
+
+# Each fake is what its Protocol asks (mypy checks these lines when it checks the tests).
+_: tuple[PulkaRepository, AccountRepository, ShareRepository, LedgerRepository, UnitOfWork] = (
+    FakePulkas(), FakeAccounts(), FakeShares(FakePulkas()), FakeLedger(()), FakeStore().unit())
 
 
 class FakePlayers:

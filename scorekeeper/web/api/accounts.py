@@ -6,7 +6,7 @@ from flask import current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from ...i18n.words import Msg
-from ..domain.accounts import TOKEN_PREFIX
+from ..domain.accounts import TOKEN_PREFIX, read_account
 from ..domain.limits import USERNAME_MAX
 from ..domain.refusals import Refused
 from ..edge.access import Need, needs
@@ -24,8 +24,8 @@ from .schema import answer, errors, ref
 def create_account() -> ResponseReturnValue:
     """A new account: while registration is open, or by the administrator's token."""
     data = json_body()
-    account = account_service.register(store().accounts, data.get("username"), data.get("password"),
-                                open_registration=current_app.config["REGISTRATION"] == "open", by=caller().account)
+    account = account_service.register(store().accounts, read_account(data.get("username"), data.get("password")),
+                                       open_registration=current_app.config["REGISTRATION"] == "open", by=caller().account)
     return jsonify({"username": account.username, "admin": account.is_admin}), 201
 
 

@@ -9,7 +9,7 @@ from flask.typing import ResponseReturnValue
 
 from ...files import pulyafile
 from ...engine import Deal
-from ..domain.deals import deal_from_fields
+from ..domain.deals import DeleteDeal, EditDeal, EnterDeal, UndoDeal, deal_from_fields
 from ..domain.idempotency import Answer
 from ..domain.pulkas import Pulka
 from ..domain.reading import read_deal, read_number
@@ -64,7 +64,7 @@ def add_deal(uid: str) -> ResponseReturnValue:
         number = len(saved.deals)
         return json_answer(201, deal_json(answering(saved), number), url_for("api.get_deal", uid=uid, number=number))
 
-    return write(lambda once: deal_service.add_deal(store().pulkas, uid, deal, expected, actor(), once), added)
+    return write(lambda unit: deal_service.add_deal(unit.pulkas, EnterDeal(uid, deal, expected), actor()), added)
 
 
 @bp.post("/pulkas/<uid>/deals/preview")
@@ -103,7 +103,7 @@ def edit_deal(uid: str, number: int) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     pulka.result(number)
     deal = _deal(data, pulka, number)
-    return write(lambda once: deal_service.edit_deal(store().pulkas, uid, number, deal, expected, actor(), once),
+    return write(lambda unit: deal_service.edit_deal(unit.pulkas, EditDeal(uid, number, deal, expected), actor()),
                  lambda saved: json_answer(200, deal_json(answering(saved), number)))
 
 
@@ -112,7 +112,8 @@ def edit_deal(uid: str, number: int) -> ResponseReturnValue:
 @idempotent
 def delete_deal(uid: str, number: int) -> ResponseReturnValue:
     expected = version_sent({})
-    return write(lambda once: deal_service.delete_deal(store().pulkas, uid, number, expected, actor(), once), _counts)
+    return write(lambda unit: deal_service.delete_deal(unit.pulkas, DeleteDeal(uid, number, expected), actor()),
+                 _counts)
 
 
 @bp.post("/pulkas/<uid>/undo")
@@ -120,7 +121,7 @@ def delete_deal(uid: str, number: int) -> ResponseReturnValue:
 @idempotent
 def undo(uid: str) -> ResponseReturnValue:
     expected = version_sent(json_body(optional=True))
-    return write(lambda once: deal_service.undo(store().pulkas, uid, expected, actor(), once), _counts)
+    return write(lambda unit: deal_service.undo(unit.pulkas, UndoDeal(uid, expected), actor()), _counts)
 
 
 # This module's part of the API's document (openapi.py assembles the parts).

@@ -9,7 +9,7 @@ from flask import request
 from flask.typing import ResponseReturnValue
 
 from ...engine import Transfer
-from ..domain.ledger import ObligationRow, Ledger, Line, Row, read_cash
+from ..domain.ledger import Ledger, Line, MarkPaid, ObligationRow, Row, TakeBack, read_cash, read_payment, read_settle_up
 from ..edge.access import Need, needs
 from ..edge.caller import actor, me
 from ..edge.context import store
@@ -69,8 +69,8 @@ def ledger() -> ResponseReturnValue:
 @needs(Need.ACCOUNT)  # the ledger's owner writes, as the use case decides
 @idempotent
 def add_payment() -> ResponseReturnValue:
-    body = json_body()
-    return write(lambda once: ledger_service.pay(store().ledger, me(), body, actor(), once),
+    command = read_payment(json_body())
+    return write(lambda unit: ledger_service.pay(unit.ledger, me(), command, actor()),
                  lambda row: json_answer(201, payment_json(row)))
 
 
@@ -78,7 +78,7 @@ def add_payment() -> ResponseReturnValue:
 @needs(Need.ACCOUNT)
 @idempotent
 def take_back_payment(payment: str) -> ResponseReturnValue:
-    return write(lambda once: ledger_service.take_back(store().ledger, me(), payment, actor(), once),
+    return write(lambda unit: ledger_service.take_back(unit.ledger, me(), TakeBack(payment), actor()),
                  lambda row: json_answer(200, payment_json(row)))
 
 
@@ -87,7 +87,7 @@ def take_back_payment(payment: str) -> ResponseReturnValue:
 @idempotent
 def mark_paid(obligation: str) -> ResponseReturnValue:
     json_body(optional=True)  # none is needed; one sent must still be JSON, as on every POST
-    return write(lambda once: ledger_service.mark(store().ledger, me(), obligation, actor(), True, once),
+    return write(lambda unit: ledger_service.mark(unit.ledger, me(), MarkPaid(obligation), actor()),
                  lambda line: json_answer(200, obligation_json(line.entry, line)))
 
 
@@ -95,7 +95,7 @@ def mark_paid(obligation: str) -> ResponseReturnValue:
 @needs(Need.ACCOUNT)
 @idempotent
 def unmark_paid(obligation: str) -> ResponseReturnValue:
-    return write(lambda once: ledger_service.mark(store().ledger, me(), obligation, actor(), False, once),
+    return write(lambda unit: ledger_service.mark(unit.ledger, me(), MarkPaid(obligation, paid=False), actor()),
                  lambda line: json_answer(200, obligation_json(line.entry, line)))
 
 
@@ -104,8 +104,8 @@ def unmark_paid(obligation: str) -> ResponseReturnValue:
 @idempotent
 def record_settle_up() -> ResponseReturnValue:
     body = json_body()
-    return write(lambda once: ledger_service.settle(store().ledger, me(), body.get("currency", ""), body.get("note"),
-                                                    actor(), once, body.get("cash")),
+    command = read_settle_up(body.get("currency", ""), body.get("note"), body.get("cash"))
+    return write(lambda unit: ledger_service.settle(unit.ledger, me(), command, actor()),
                  lambda rows: json_answer(201, {"payments": [payment_json(row) for row in rows]}))
 
 

@@ -14,7 +14,7 @@ from ...i18n.words import Msg
 from ..domain.idempotency import Answer
 from ..domain.limits import CURRENCY_MAX, PULKA_NAME_MAX
 from ..domain.paper import read_opening
-from ..domain.pulkas import Pulka, read_settings
+from ..domain.pulkas import ChangeSettings, Pulka, read_settings
 from ..domain.reading import read_number, read_pulka_file
 from ..domain.refusals import ErrorCode, Refused
 from ..edge import i18n
@@ -66,7 +66,7 @@ def create_pulka() -> ResponseReturnValue:
     settings = read_settings(body, say=i18n.say)
     if given:  # a table that began on paper goes on here (FORMAT.md §5)
         settings = dataclasses.replace(settings, opening=read_opening(opening, settings.players, settings.rules))
-    return write(lambda once: pulka_service.create_pulka(store().pulkas, me(), settings, once=once), _created)
+    return write(lambda unit: pulka_service.create_pulka(unit.pulkas, me(), settings), _created)
 
 
 @bp.get("/pulkas/<uid>")
@@ -82,7 +82,8 @@ def patch_pulka(uid: str) -> ResponseReturnValue:
     expected = version_sent(data)
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     settings = read_settings({k: v for k, v in data.items() if k != "version"}, pulka.settings)
-    return jsonify(pulka_json(presenter(pulka_service.change_settings(store().pulkas, uid, settings, expected, actor()))))
+    changed = pulka_service.change_settings(store().pulkas, ChangeSettings(uid, settings, expected), actor())
+    return jsonify(pulka_json(presenter(changed)))
 
 
 @bp.delete("/pulkas/<uid>")
@@ -142,7 +143,7 @@ def import_pulka() -> ResponseReturnValue:
     if not request.is_json:
         raise Refused(Msg("send the pulka file as application/json"), code=ErrorCode.UNSUPPORTED_MEDIA_TYPE)
     file, name = read_pulka_file(request.get_data()), request.args.get("name", "")[:PULKA_NAME_MAX]
-    return write(lambda once: pulka_service.import_pulka(store().pulkas, me(), file, name, once, i18n.say),
+    return write(lambda unit: pulka_service.import_pulka(unit.pulkas, me(), file, name, i18n.say),
                  _created)
 
 

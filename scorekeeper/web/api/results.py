@@ -8,7 +8,6 @@ from ..domain.idempotency import Answer
 from ..domain.pulkas import Pulka
 from ..edge.access import Need, needs
 from ..edge.caller import actor
-from ..edge.context import store
 from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import json_body, version_sent
 from ..edge.presenting import fresh
@@ -28,7 +27,7 @@ def _answer(pulka: Pulka) -> Answer:
 @idempotent
 def close_pulka(uid: str) -> ResponseReturnValue:
     expected = version_sent(json_body(optional=True))
-    return write(lambda once: results.close(store().pulkas, uid, actor(), expected, once), _answer)
+    return write(lambda unit: results.close(unit.pulkas, uid, actor(), expected), _answer)
 
 
 @bp.post("/pulkas/<uid>/reopen")
@@ -36,7 +35,7 @@ def close_pulka(uid: str) -> ResponseReturnValue:
 @idempotent
 def reopen_pulka(uid: str) -> ResponseReturnValue:
     expected = version_sent(json_body(optional=True))
-    return write(lambda once: results.reopen(store().pulkas, uid, actor(), expected, once), _answer)
+    return write(lambda unit: results.reopen(unit.pulkas, uid, actor(), expected), _answer)
 
 
 # This module's part of the API's document (openapi.py assembles the parts).

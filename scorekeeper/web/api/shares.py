@@ -9,7 +9,7 @@ from flask import jsonify
 from flask.typing import ResponseReturnValue
 
 from ..domain.limits import SHARE_LABEL_MAX
-from ..domain.shares import Share
+from ..domain.shares import Share, read_share
 from ..edge.access import Need, needs
 from ..edge.context import store
 from ..edge.inputs import json_body
@@ -40,8 +40,8 @@ def list_shares(uid: str) -> ResponseReturnValue:
 def create_share(uid: str) -> ResponseReturnValue:
     data = json_body()
     players = pulka_service.get_pulka(store().pulkas, uid).players
-    share = share_service.create_share(store().shares, uid, data.get("role"), data.get("label", ""),
-                                       data.get("player"), players)
+    share = share_service.create_share(store().shares, read_share(uid, data.get("role"), data.get("label", ""),
+                                                                  data.get("player"), players))
     return jsonify(share_json(share, players)), 201
 
 

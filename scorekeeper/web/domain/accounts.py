@@ -70,3 +70,17 @@ def check_password(password: str, field: str = "password") -> str:
         raise AccountInvalid(Msg("a password has {least} to {most} characters")(least=PASSWORD_MIN, most=PASSWORD_MAX),
                              field)
     return password
+
+
+@dataclass(frozen=True)
+class CreateAccount:
+    """A new account, as a request asks for it (checked as the account is made: check_username, check_password)."""
+
+    username: str
+    password: str
+
+
+def read_account(username: object, password: object) -> CreateAccount:
+    if not isinstance(username, str) or not isinstance(password, str):
+        raise AccountInvalid(Msg("send a username and a password as text"), "username")
+    return CreateAccount(username, password)

@@ -10,6 +10,7 @@ in by the same rule (fill_tricks), and tests/data/trick_fill.json holds the case
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...engine import Contract, Deal, DealType, Rules, Sheet, SingleWhistMade, defenders
@@ -121,3 +122,38 @@ def fields_of(deal: Deal) -> dict[str, str]:
     for seat, count in (deal.tricks or {}).items():
         fields[f"t{seat}"] = str(count)
     return fields
+
+
+# -- the writes, as a request asks for them (the edge reads them; services.deals makes them) ---------------
+
+
+@dataclass(frozen=True)
+class EnterDeal:
+    """A deal added as the next one of the pulka (a restore adds again the deal an undo took back)."""
+
+    uid: str
+    deal: Deal
+    expected: int | None = None  # the version the caller last saw; None: any
+
+
+@dataclass(frozen=True)
+class EditDeal:
+    uid: str
+    number: int
+    deal: Deal
+    expected: int | None = None
+
+
+@dataclass(frozen=True)
+class DeleteDeal:
+    uid: str
+    number: int
+    expected: int | None = None
+
+
+@dataclass(frozen=True)
+class UndoDeal:
+    """The last deal taken back."""
+
+    uid: str
+    expected: int | None = None

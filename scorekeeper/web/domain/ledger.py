@@ -201,8 +201,9 @@ class Ledger:
 
 
 @dataclass(frozen=True)
-class Draft:
-    """A payment to record, as read from a request."""
+class RecordPayment:
+    """A payment to record, as read from a request: its players are checked against the circle under the
+    ledger's lock (`check_ends`)."""
 
     payer: str
     payee: str
@@ -210,6 +211,30 @@ class Draft:
     currency: str
     obligation: str | None = None
     note: str = ""
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """A payment taken back by its reversal."""
+
+    payment: str
+
+
+@dataclass(frozen=True)
+class MarkPaid:
+    """An obligation marked paid (what is still open on it paid), or its paid marks taken back."""
+
+    obligation: str
+    paid: bool = True
+
+
+@dataclass(frozen=True)
+class RecordSettleUp:
+    """The suggested settle-up of a currency recorded as payments, each with the note; in a cash unit if given."""
+
+    currency: str
+    note: str = ""
+    cash: Decimal | None = None
 
 
 def read_amount(value: object, field: str = "amount") -> Decimal:
@@ -238,24 +263,30 @@ def read_currency(value: object) -> str:
     return value.strip()
 
 
-def read_payment(body: Mapping[str, object], players: Mapping[str, Player]) -> Draft:
+def read_payment(body: Mapping[str, object]) -> RecordPayment:
     """A payment from a request's fields (CLUB.md §3: from, to, amount, currency, obligation, note): Refused
-    naming the first field that is not right. `from` and `to` are two players of the caller's own circle."""
-    ends = []
-    for field in ("from", "to"):
-        value = body.get(field)
-        player = players.get(value) if isinstance(value, str) else None
-        if player is None or not player.own:
-            raise Refused(Msg("{field} is a player of your circle, by his id")(field=field), field)
-        ends.append(player.id)
-    if ends[0] == ends[1]:
-        raise Refused(Msg("a payment is from one player to another"), "to")
+    naming the first field that is not right. `from` and `to` are players' ids, checked by `check_ends`."""
+    payer, payee = (value if isinstance(value, str) else "" for value in (body.get("from"), body.get("to")))
     amount = read_amount(body.get("amount"))
     currency = read_currency(body.get("currency", ""))
     obligation = body.get("obligation")
     if obligation is not None and not (isinstance(obligation, str) and 0 < len(obligation) <= 40):
         raise Refused(Msg("obligation is the id of an obligation, or null"), "obligation")
-    return Draft(ends[0], ends[1], amount, currency, obligation, read_note(body.get("note")))
+    return RecordPayment(payer, payee, amount, currency, obligation, read_note(body.get("note")))
+
+
+def check_ends(payment: RecordPayment, players: Mapping[str, Player]) -> None:
+    """`from` and `to` are two players of the caller's own circle; Refused naming the one that is not."""
+    for field, id in (("from", payment.payer), ("to", payment.payee)):
+        player = players.get(id)
+        if player is None or not player.own:
+            raise Refused(Msg("{field} is a player of your circle, by his id")(field=field), field)
+    if payment.payer == payment.payee:
+        raise Refused(Msg("a payment is from one player to another"), "to")
+
+
+def read_settle_up(currency: object, note: object, cash: object) -> RecordSettleUp:
+    return RecordSettleUp(read_currency(currency), read_note(note), read_cash(cash))
 
 
 def read_note(note: object) -> str:

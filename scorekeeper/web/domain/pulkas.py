@@ -163,6 +163,16 @@ PULKA_OF = Msg("Pulka of {players}")
 IMPORTED_PULKA_OF = Msg("Imported pulka of {players}")
 
 
+@dataclass(frozen=True)
+class ChangeSettings:
+    """A pulka's settings as the caller would have them: name and currency any time, the players, first
+    dealer and rules only before the first deal (services.pulkas.change_settings)."""
+
+    uid: str
+    settings: Settings
+    expected: int | None = None  # the version the caller last saw; None: any
+
+
 def ended(settings: Settings, replayed: Replay, at: datetime, closed_by: str | None = None) -> Result | None:
     """The result a pulka written now is frozen with: closed by `closed_by` as it stands, or finished by its
     last deal (rules.md §8.1); None while it goes on."""

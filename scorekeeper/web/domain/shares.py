@@ -8,6 +8,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
+from ...i18n.words import Msg
+from .limits import SHARE_LABEL_MAX
+from .reading import one_line
+from .refusals import Refused
+
 
 class Role(StrEnum):
     """What a caller may do with one pulka, each role all that the one before may."""
@@ -53,3 +58,28 @@ def access_of(owner: bool, links: Sequence[Access]) -> Access | None:
     if owner:
         return Access(Role.OWNER)
     return min(links, key=lambda link: link.role != Role.SCORER, default=None)
+
+
+@dataclass(frozen=True)
+class CreateShare:
+    """A new link to a pulka's table, for a viewer or a scorer; a player's (his seat) if `player` is given."""
+
+    uid: str
+    role: Role
+    label: str
+    player: int | None = None
+
+
+def read_share(uid: str, role: object, label: object = "", player: object = None,
+               players: Sequence[str] = ()) -> CreateShare:
+    """A link as a request asks for it; `player` (one of `players`, by name) makes it his: named after him
+    unless `label` names it, his phone shows the sheet from his seat."""
+    if role not in (Role.VIEWER, Role.SCORER):
+        raise Refused(Msg("a share link's role is viewer or scorer"), "role")
+    if not isinstance(label, str) or len(label.strip()) > SHARE_LABEL_MAX or not one_line(label):
+        raise Refused(Msg("a link's name is one line of at most {most} characters")(most=SHARE_LABEL_MAX), "label")
+    if player in (None, ""):
+        return CreateShare(uid, Role(str(role)), label.strip())
+    if not isinstance(player, str) or player not in players:
+        raise Refused(Msg("a link's player is one of the players: {names}")(names=", ".join(players)), "player")
+    return CreateShare(uid, Role(str(role)), label.strip() or player, players.index(player))

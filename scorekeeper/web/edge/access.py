@@ -129,7 +129,10 @@ def check() -> None:
             raise Forbidden(Msg("only the administrator manages accounts"))
         return
     uid = (request.view_args or {}).get("uid", "")
-    found = store().shares.access(uid, who.account_id, who.share_tokens, remembered=access.polled) \
+    # A write, what a table's scorer sends every few seconds, may be answered from memory as the poll is: the
+    # process hears of every change of access from the database itself, as of every write.
+    remembered = access.polled or request.method not in ("GET", "HEAD", "OPTIONS")
+    found = store().shares.access(uid, who.account_id, who.share_tokens, remembered=remembered) \
         if len(uid) <= UID_MAX else None
     if found is None:
         if who.bearer and who.account is None and not _valid_share(who.bearer):

@@ -18,7 +18,7 @@ from ..domain.refusals import Unauthorized
 from ..domain.shares import Role
 from ..services import accounts
 from .context import store
-from .sessions import reading, shares_opened
+from .sessions import REMEMBERED, shares_opened
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ def identify() -> Caller:
         if scheme.lower() != "bearer" or not token:
             raise Unauthorized(Msg("send Authorization: Bearer <token>"))
         if token.startswith(TOKEN_PREFIX):
-            account = accounts.token_account(store().accounts, token, remembered=reading())
+            account = accounts.token_account(store().accounts, token, remembered=REMEMBERED)
             if account is None:
                 raise Unauthorized(Msg("this token is wrong or revoked"))
             return Caller(account, bearer=token)

@@ -1,12 +1,16 @@
-"""Idempotency keys: a write sent again (a phone that never heard the answer, a double tap) is made once.
+"""Idempotency keys and the unit of work: a write sent again (a phone that never heard the answer, a double
+tap) is made once, and every write is one transaction.
 
 A write may come with a key: the `Idempotency-Key` header, or the `idempotency_key` field that the app
-renders, fresh, into each of its forms. The key is stored with the write's answer in the write's own
-transaction (so a crash keeps both or neither), as the caller's own (its account, or the share link it
-writes through) on that route. The same request sent again with the key gets the stored answer, marked
-`Idempotent-Replayed: true`, and writes nothing, whichever server process it reaches; the key with another
-request is refused (idempotency_key_reused). A refused write stores nothing, its key included: sent again,
-it is tried again.
+renders, fresh, into each of its forms. A write route opens a unit of work (services.unit) before it runs and
+looks its key up there, once, as the caller's own (its account, or the share link it writes through) on that
+route: the same request sent again gets the stored answer, marked `Idempotent-Replayed: true`, and writes
+nothing, whichever server process it reaches; the key with another request is refused
+(idempotency_key_reused). The route's use case writes through the unit; its answer is built here, from what
+the use case returned, and stored with the key in the write's own transaction (so a crash keeps both or
+neither). A refused write stores nothing, its key included: sent again, it is tried again. A retry that came
+while its first sending was being written is refused by what the first one wrote (the version it moved on,
+the key it stored): it looks its key up again, and answers the first answer.
 """
 
 from __future__ import annotations
@@ -16,16 +20,17 @@ import hashlib
 import json
 import secrets
 from collections.abc import Callable
-from typing import IO, Any, TypeVar
+from typing import IO, Any, TypeVar, cast
 
 from flask import Response, current_app, flash, g, redirect, request
 from flask.typing import ResponseReturnValue
 from werkzeug.wrappers import Response as Answering  # what a redirect is: flask's Response is one
 
 from ...i18n.words import Msg
-from ..domain.idempotency import Answer, Answered, Once
+from ..domain.idempotency import Answer, Key, KeyTaken
 from ..domain.limits import IDEMPOTENCY_KEY_MAX
 from ..domain.refusals import Refused
+from ..services.unit import UnitOfWork
 from .caller import scope
 from .context import store
 
@@ -42,22 +47,31 @@ def new_key() -> str:
 View = Callable[..., ResponseReturnValue]
 
 
+class Answered(Exception):
+    """The write of this key was made already: what it answered."""
+
+    def __init__(self, answer: Answer):
+        super().__init__(answer.status)
+        self.answer = answer
+
+
 def idempotent(view: View) -> View:
-    """A write route: the same request sent again with its key answers what the first one answered, before
-    the route runs (what the route would check may no longer hold: the deal it deleted is gone)."""
+    """A write route: it runs in a unit of work of its own, and the same request sent again with its key
+    answers what the first one answered, before the route runs (what the route would check may no longer
+    hold: the deal it deleted is gone)."""
 
     @functools.wraps(view)
     def route(**args: Any) -> ResponseReturnValue:
-        once = _once()
-        if once is None:
-            return view(**args)
-        try:
-            answer = store().keys.answered(once)
-            if answer is None:
-                g.once = once
-                return view(**args)
-        except Answered as made:  # sent again while the first was being written: it waited for it
-            answer = made.answer
+        key = _key()
+        with store().unit() as opened:
+            unit: UnitOfWork = opened
+            g.unit, g.key = unit, key
+            try:
+                answer = unit.answered(key) if key is not None else None
+                if answer is None:
+                    return view(**args)
+            except Answered as made:  # sent again while the first was being written
+                answer = made.answer
         response = respond(answer)
         response.headers["Idempotent-Replayed"] = "true"
         return response
@@ -66,17 +80,28 @@ def idempotent(view: View) -> View:
     return route
 
 
-def write(make: Callable[[Once[T] | None], T], answer: Callable[[T], Answer]) -> Answering:
-    """Make the write (a use case, given the request's key or None) and answer it as `answer` says of what
-    it made (a pulka, a payment). With a key, `answer` runs in the write's transaction and is stored with the key: it must
-    not cache by the new version (a presenter of its own), as that transaction may still roll back."""
-    once = g.get("once")
-    if once is None:
-        return respond(answer(make(None)))
-    once.answer = answer
-    make(once)
-    assert once.given is not None  # the store answered the key in the write's transaction
-    return respond(once.given)
+def write(make: Callable[[UnitOfWork], T], answer: Callable[[T], Answer]) -> Answering:
+    """Make the write through the route's unit of work (`make`: a use case, given the unit), answer it as
+    `answer` says of what it made (a pulka, a payment), and commit. Under a key the answer is built before
+    the commit and stored with the key in the same transaction; `answer` must then not keep anything by the
+    new version (presenting.answering), as the transaction may still roll back."""
+    unit, key = cast(UnitOfWork, g.unit), cast(Key | None, g.key)
+    try:
+        made = make(unit)
+        if key is None:
+            unit.commit()
+            return respond(answer(made))
+        given = answer(made)
+        unit.remember(key, given)
+        unit.commit()
+    except (Refused, KeyTaken):
+        if key is not None:
+            # Refused by what its first sending wrote meanwhile (it waited for its lock): that one's answer.
+            unit.rollback()
+            if (first := unit.answered(key)) is not None:
+                raise Answered(first) from None
+        raise
+    return respond(given)
 
 
 def went(location: str, *flashes: tuple[str, str]) -> Answer:
@@ -100,7 +125,7 @@ def respond(answer: Answer) -> Answering:
     return response
 
 
-def _once() -> Once[Any] | None:
+def _key() -> Key | None:
     """The request's key, or None: none sent, or a request that writes nothing (showing a form, a preview)."""
     if request.method in ("GET", "HEAD") or request.form.get("action") == "preview":
         return None
@@ -110,7 +135,7 @@ def _once() -> Once[Any] | None:
     if len(key) > IDEMPOTENCY_KEY_MAX or not (key.isascii() and key.isprintable()):
         raise Refused(Msg("an idempotency key is 1 to {most} printable ASCII characters")(most=IDEMPOTENCY_KEY_MAX),
                       HEADER)
-    return Once(scope(), f"{request.method} {request.path}", key, _fingerprint())
+    return Key(scope(), f"{request.method} {request.path}", key, _fingerprint())
 
 
 def _fingerprint() -> str:

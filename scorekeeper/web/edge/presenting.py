@@ -32,7 +32,7 @@ def answering(pulka: Pulka) -> Presenter:
     """The presenter for the answer of a write: kept by the new version when the write has committed (no
     idempotency key: the phones that watch the sheet then fetch it, and find what the answer built), else
     `fresh`, since a write under a key answers inside its transaction."""
-    return presenter(pulka) if g.get("once") is None else fresh(pulka)
+    return presenter(pulka) if g.get("key") is None else fresh(pulka)
 
 
 def fresh(pulka: Pulka) -> Presenter:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Response, current_app, request, session
+from flask import Response, current_app, session
 from flask_login import UserMixin
 
 from ..domain.accounts import Account
@@ -32,18 +32,16 @@ class User(UserMixin):
         return f"{self.account.id}:{self.account.session_epoch}"
 
 
-def reading() -> bool:
-    """A request that writes nothing (a page, a file): who the caller is (its session, account, token) may be
-    what this process remembers, while no session, account or token changed (store.watch); a write asks the
-    database."""
-    return request.method in ("GET", "HEAD")
+# Who the caller is (its session, account, token) may be what this process remembers, for any request, while
+# it may trust that no session, account or token changed (store.watch hears of each from the database).
+REMEMBERED = True
 
 
 def load_user(user_id: str) -> User | None:
     account_id, _, epoch = user_id.partition(":")
     if not account_id.isdigit():
         return None
-    account = store().accounts.account(account_id=int(account_id), remembered=reading())
+    account = store().accounts.account(account_id=int(account_id), remembered=REMEMBERED)
     if account is None or account.disabled or str(account.session_epoch) != epoch:
         return None
     return User(account)
@@ -55,7 +53,7 @@ def clear_if_ended() -> None:
     if SESSION_ID not in session and SESSION_USER not in session and SESSION_SHARES not in session:
         return
     secret = session.get(SESSION_ID)
-    if not (isinstance(secret, str) and accounts.session_alive(store().accounts, secret, remembered=reading())):
+    if not (isinstance(secret, str) and accounts.session_alive(store().accounts, secret, remembered=REMEMBERED)):
         session.clear()
 
 

@@ -8,7 +8,7 @@ from flask_babel import gettext
 from flask_login import login_user, logout_user
 
 from ...i18n.words import Msg
-from ..domain.accounts import Account
+from ..domain.accounts import Account, read_account
 from ..domain.reading import local_path
 from ..domain.refusals import Refused
 from ..edge import i18n
@@ -89,7 +89,8 @@ def register() -> ResponseReturnValue:
     if request.method == "GET":
         return render_template("accounts/register.html", form=form, errors={})
     try:
-        account = account_service.register(store().accounts, form.username.data, form.password.data, open_registration=True)
+        account = account_service.register(store().accounts, read_account(form.username.data, form.password.data),
+                                           open_registration=True)
     except Refused as error:
         return render_template("accounts/register.html", form=form, errors=field_errors(error)), STATUS[error.code]
     sign_in(account)
@@ -124,8 +125,8 @@ def admin() -> ResponseReturnValue:
     status = 200
     if request.method == "POST":
         try:
-            made = account_service.register(store().accounts, form.username.data, form.password.data,
-                                     open_registration=registration_open(), by=caller().account)
+            made = account_service.register(store().accounts, read_account(form.username.data, form.password.data),
+                                            open_registration=registration_open(), by=caller().account)
             flash(gettext("Account %(name)s created.", name=made.username))
             return redirect(url_for("pages.admin"))
         except Refused as error:

@@ -9,7 +9,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from ...i18n.words import Msg
-from ..domain.deals import deal_from_fields, fields_of
+from ..domain.deals import DeleteDeal, EditDeal, EnterDeal, UndoDeal, deal_from_fields, fields_of
 from ..domain.idempotency import Answer
 from ..domain.pulkas import Pulka
 from ..domain.reading import read_deal
@@ -40,7 +40,7 @@ def undo(uid: str) -> ResponseReturnValue:
     try:
         # Against the version read here when the page sent none: the deal offered back is the one taken.
         expected = ConfirmForm().expected(before.version)
-        return write(lambda once: deal_service.undo(store().pulkas, uid, expected, actor(), once),
+        return write(lambda unit: deal_service.undo(unit.pulkas, UndoDeal(uid, expected), actor()),
                      lambda pulka: went(url_for(".sheet", uid=uid, said=said(Said.UNDONE, len(before.deals)))))
     except Refused as error:
         if error.code == "not_found":
@@ -61,7 +61,7 @@ def restore(uid: str) -> ResponseReturnValue:
         # The app's parser (inputs.JSONProvider): too deep a nesting is malformed JSON too.
         deal = read_deal(current_app.json.loads(request.form.get("deal") or "null"), pulka.players, number)
         expected = ConfirmForm().expected()
-        return write(lambda once: deal_service.add_deal(store().pulkas, uid, deal, expected, actor(), once),
+        return write(lambda unit: deal_service.add_deal(unit.pulkas, EnterDeal(uid, deal, expected), actor()),
                      lambda saved: went(url_for(".sheet", uid=uid, said=said(Said.RESTORED, number))))
     except ValueError:
         raise Refused(Msg("the deal to restore is not a pulya/1 deal")) from None
@@ -125,9 +125,9 @@ def _deal_post(pulka: Pulka, number: int) -> ResponseReturnValue:
         # The deal was read on the sheet of this version: it is written on that version or not at all.
         expected, by = form.expected(pulka.version), actor()
         if editing:
-            return write(lambda once: deal_service.edit_deal(store().pulkas, pulka.uid, number, deal, expected, by, once),
+            return write(lambda unit: deal_service.edit_deal(unit.pulkas, EditDeal(pulka.uid, number, deal, expected), by),
                          lambda saved: _deal_saved(pulka, saved, number))
-        return write(lambda once: deal_service.add_deal(store().pulkas, pulka.uid, deal, expected, by, once),
+        return write(lambda unit: deal_service.add_deal(unit.pulkas, EnterDeal(pulka.uid, deal, expected), by),
                      lambda saved: _deal_saved(pulka, saved, len(saved.deals)))
     except VersionConflict:
         now = pulka_service.get_pulka(store().pulkas, pulka.uid)
@@ -198,7 +198,7 @@ def delete_deal(uid: str, number: int) -> ResponseReturnValue:
     if request.method == "POST":
         try:
             expected = form.expected()
-            return write(lambda once: deal_service.delete_deal(store().pulkas, uid, number, expected, actor(), once),
+            return write(lambda unit: deal_service.delete_deal(unit.pulkas, DeleteDeal(uid, number, expected), actor()),
                          lambda _: went(url_for(".history", uid=uid, said=said(Said.DELETED, number))))
         except Refused as error:
             return render_template("confirm.html", error=i18n.say(error), **page), STATUS[error.code]

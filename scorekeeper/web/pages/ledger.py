@@ -4,13 +4,12 @@ set or take back, every payment with its reversal; a payment entered by hand; th
 
 from __future__ import annotations
 
-from typing import Any
 
 from flask import flash, make_response, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from ..domain.idempotency import Once
+from ..domain.ledger import MarkPaid, RecordPayment, RecordSettleUp, TakeBack, read_payment, read_settle_up
 from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import Need, needs
@@ -20,6 +19,7 @@ from ..edge.idempotency import idempotent, went, write
 from ..edge.presenting import csv_download
 from ..edge.security import remember_choice
 from ..services import ledger as ledger_service
+from ..services.unit import UnitOfWork
 from ..views.ledger import csv_text, page
 from ..views.settlement import CASH_COOKIE, CASH_UNITS, cash_unit
 from .blueprint import bp
@@ -60,7 +60,8 @@ def ledger_write() -> ResponseReturnValue:
     try:
         if action not in done:
             raise Refused(gettext("Choose what to do."), "action")
-        return write(lambda once: _do(action, once), lambda _: went(back, ("message", done[action])))
+        command = _command(action)
+        return write(lambda unit: _do(unit, command), lambda _: went(back, ("message", done[action])))
     except Refused as error:
         if error.code == "not_found":
             raise
@@ -68,14 +69,25 @@ def ledger_write() -> ResponseReturnValue:
         return redirect(back)
 
 
-def _do(action: str, once: Once[Any] | None) -> object:
-    form, repo, by, account = request.form, store().ledger, actor(), me()
+def _command(action: str) -> RecordPayment | TakeBack | MarkPaid | RecordSettleUp:
+    """What the form asks for, by its `action`."""
+    form = request.form
     if action == "pay":
         body = {key: form.get(key) for key in ("from", "to", "amount", "currency", "note")}
-        return ledger_service.pay(repo, account, body | {"obligation": form.get("obligation") or None}, by, once)
+        return read_payment(body | {"obligation": form.get("obligation") or None})
     if action == "take_back":
-        return ledger_service.take_back(repo, account, form.get("payment", ""), by, once)
+        return TakeBack(form.get("payment", ""))
     if action in ("mark", "unmark"):
-        return ledger_service.mark(repo, account, form.get("obligation", ""), by, action == "mark", once)
-    return ledger_service.settle(repo, account, form.get("currency", ""), form.get("note"), by, once,
-                                 form.get("cash") or None)
+        return MarkPaid(form.get("obligation", ""), paid=action == "mark")
+    return read_settle_up(form.get("currency", ""), form.get("note"), form.get("cash") or None)
+
+
+def _do(unit: UnitOfWork, command: RecordPayment | TakeBack | MarkPaid | RecordSettleUp) -> object:
+    repo, by, account = unit.ledger, actor(), me()
+    if isinstance(command, RecordPayment):
+        return ledger_service.pay(repo, account, command, by)
+    if isinstance(command, TakeBack):
+        return ledger_service.take_back(repo, account, command, by)
+    if isinstance(command, MarkPaid):
+        return ledger_service.mark(repo, account, command, by)
+    return ledger_service.settle(repo, account, command, by)

@@ -77,8 +77,7 @@ def keep_paper() -> ResponseReturnValue:
     try:
         sheet = read_sheet(sheet_of_form(form))
         dealer = form.get(f"player_{form.get('first_dealer', '')}", "").strip() or None
-        return write(lambda once: paper_service.keep(store().pulkas, me(), sheet, actor(), once, i18n.say,
-                                                        dealer),
+        return write(lambda unit: paper_service.keep(unit.pulkas, me(), sheet, actor(), i18n.say, dealer),
                      lambda pulka: went(url_for(".sheet", uid=pulka.uid),
                                         ("message", gettext("Kept as %(name)s, closed; reopen it to go on from the paper sheet.",
                                                             name=pulka.name))))

@@ -19,7 +19,7 @@ from ...engine import PARAMETERS, PRESETS, Kind, Parameter, Preset, choice_title
 from ...render.text import rules_in_words
 from ..domain.idempotency import Answer
 from ..domain.limits import PULKA_NAME_MAX
-from ..domain.pulkas import Pulka, read_settings
+from ..domain.pulkas import ChangeSettings, Pulka, read_settings
 from ..domain.reading import read_pulka_file
 from ..domain.refusals import Refused
 from ..edge import i18n
@@ -101,8 +101,8 @@ def new_pulka() -> ResponseReturnValue:
 
     try:
         settings = read_settings(form.settings_data(), say=i18n.say)
-        return write(lambda once: pulka_service.create_pulka(store().pulkas, me(), settings, started=_now_here(),
-                                                             once=once), started)
+        return write(lambda unit: pulka_service.create_pulka(unit.pulkas, me(), settings, started=_now_here()),
+                     started)
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), status=STATUS[error.code])
 
@@ -123,7 +123,7 @@ def again(uid: str) -> ResponseReturnValue:
     """"Same players again": the table's next pulka, with this one's seats, rules and links, opened at once; the
     first dealer follows on from the last deal, or is chosen (`first_dealer`, a player's name)."""
     dealer = request.form.get("first_dealer")
-    return write(lambda once: pulka_service.again(store().pulkas, me(), uid, once, dealer),
+    return write(lambda unit: pulka_service.again(unit.pulkas, me(), uid, dealer),
                  lambda pulka: went(url_for(".sheet", uid=pulka.uid), ("message", gettext(
                      "A new pulka for the same table: %(dealer)s deals first.",
                      dealer=pulka.players[pulka.first_dealer]))))
@@ -140,8 +140,8 @@ def settings(uid: str) -> ResponseReturnValue:
         return _settings_page(form, {}, pulka)
     try:
         data = form.names_and_currency() if pulka.deals else form.settings_data()
-        pulka_service.change_settings(store().pulkas, uid, read_settings(data, pulka.settings), form.expected(pulka.version),
-                                 actor())
+        pulka_service.change_settings(store().pulkas, ChangeSettings(uid, read_settings(data, pulka.settings),
+                                                                     form.expected(pulka.version)), actor())
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), pulka, STATUS[error.code])
     flash(gettext("Settings saved."))
@@ -267,8 +267,8 @@ def import_pulka() -> ResponseReturnValue:
         file = read_pulka_file(text)
         if not name and not file.name and upload and upload.filename:  # a file without a name of its own
             name = upload.filename.rsplit(".pulya", 1)[0].rsplit(".json", 1)[0]
-        return write(lambda once: pulka_service.import_pulka(store().pulkas, me(), file, name[:PULKA_NAME_MAX], once,
-                                                         i18n.say),
+        return write(lambda unit: pulka_service.import_pulka(unit.pulkas, me(), file, name[:PULKA_NAME_MAX],
+                                                             i18n.say),
                      lambda pulka: went(url_for(".sheet", uid=pulka.uid),
                                          ("message", ngettext("Imported %(name)s: %(num)d deal.",
                                                               "Imported %(name)s: %(num)d deals.",

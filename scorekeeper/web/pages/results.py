@@ -9,7 +9,6 @@ from flask import flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, ngettext
 
-from ..domain.idempotency import Once
 from ..domain.pulkas import Pulka
 from ..domain.refusals import Refused
 from ..edge import i18n
@@ -21,6 +20,7 @@ from ..edge.idempotency import idempotent, went, write
 from ..edge.presenting import presenter
 from ..services import pulkas as pulka_service
 from ..services import results
+from ..services.unit import UnitOfWork
 from .blueprint import bp
 
 
@@ -31,7 +31,7 @@ def close(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     form = ConfirmForm()
     if request.method == "POST":
-        return _written(uid, lambda expected, once: results.close(store().pulkas, uid, actor(), expected, once),
+        return _written(uid, lambda unit, expected: results.close(unit.pulkas, uid, actor(), expected),
                         form.expected(pulka.version), gettext("Closed: the result is kept as it stands."))
     form.version.data = pulka.version
     return render_template(
@@ -50,18 +50,18 @@ def close(uid: str) -> ResponseReturnValue:
 @idempotent
 def reopen(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
-    return _written(uid, lambda expected, once: results.reopen(store().pulkas, uid, actor(), expected, once),
+    return _written(uid, lambda unit, expected: results.reopen(unit.pulkas, uid, actor(), expected),
                     ConfirmForm().expected(pulka.version),
                     gettext("Reopened: its deals can be changed again; it is kept again when it finishes or you "
                             "close it."))
 
 
-def _written(uid: str, make: Callable[[int | None, Once[Pulka] | None], Pulka], expected: int | None,
+def _written(uid: str, make: Callable[[UnitOfWork, int | None], Pulka], expected: int | None,
              done: str) -> ResponseReturnValue:
     """The write, and back to the sheet with `done`; a refusal (a change seen first, a pulka already closed)
     is said there."""
     try:
-        return write(lambda once: make(expected, once), lambda _: went(url_for(".sheet", uid=uid), ("message", done)))
+        return write(lambda unit: make(unit, expected), lambda _: went(url_for(".sheet", uid=uid), ("message", done)))
     except Refused as error:
         if error.code == "not_found":
             raise

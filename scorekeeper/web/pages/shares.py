@@ -7,6 +7,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from ..domain.refusals import Refused
+from ..domain.shares import read_share
 from ..edge.access import Need, needs
 from ..edge.caller import caller
 from ..edge.context import store
@@ -30,8 +31,8 @@ def shares(uid: str) -> ResponseReturnValue:
     status = 200
     if request.method == "POST":
         try:
-            made = share_service.create_share(store().shares, uid, form.role.data, form.label.data or "",
-                                              form.player.data or None, pulka.players)
+            made = share_service.create_share(store().shares, read_share(uid, form.role.data, form.label.data or "",
+                                                                         form.player.data or None, pulka.players))
             flash(gettext("A viewer link is ready: let them scan it.") if made.role == "viewer"
                   else gettext("A scorer link is ready: let them scan it."))
             return redirect(url_for(".shares", uid=uid, _anchor=f"share-{made.id}"))

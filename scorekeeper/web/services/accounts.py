@@ -18,7 +18,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ...i18n.words import Msg
 from ..domain.accounts import (FAILURES_PER_ACCOUNT, FAILURES_PER_ADDRESS, FAILURES_PER_PAIR, PASSWORD_MAX,
-                               TOKEN_PREFIX, WINDOW, Account, check_password, check_username, username_key)
+                               TOKEN_PREFIX, WINDOW, Account, CreateAccount, check_password, check_username, username_key)
 from ..domain.limits import USERNAME_KEY_MAX
 from ..domain.refusals import (AccountInvalid, Duplicate, NotFound, RegistrationClosed, TooManyAttempts,
                                Unauthorized)
@@ -69,16 +69,14 @@ class AccountRepository(Protocol):
         """Give the pulkas and players from before accounts to the account; how many pulkas it got."""
 
 
-def register(accounts: AccountRepository, username: object, password: object, *, open_registration: bool,
+def register(accounts: AccountRepository, command: CreateAccount, *, open_registration: bool,
              by: Account | None = None) -> Account:
     """A new account: while registration is open anyone may make one; otherwise only the administrator."""
     if not open_registration and not (by and by.is_admin):
         raise RegistrationClosed()
-    if not isinstance(username, str) or not isinstance(password, str):
-        raise AccountInvalid(Msg("send a username and a password as text"), "username")
-    username = check_username(username)
+    username = check_username(command.username)
     try:
-        return accounts.create_account(username, HASHER.hash(check_password(password)))
+        return accounts.create_account(username, HASHER.hash(check_password(command.password)))
     except Duplicate:
         raise AccountInvalid(Msg("the username {username} is taken")(username=repr(username)), "username") from None
 

@@ -11,7 +11,7 @@ import json
 from ...files import pulyafile
 from ...engine import Deal, DealResult
 from ...i18n.words import Msg
-from ..domain.idempotency import Once
+from ..domain.deals import DeleteDeal, EditDeal, EnterDeal, UndoDeal
 from ..domain.pulkas import Pulka, writable
 from ..domain.refusals import NothingToUndo, TooManyDeals
 from .pulkas import PulkaRepository, check_room, note, replayed, written
@@ -30,9 +30,9 @@ def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
     return replayed(pulka.settings, deals[:number], focus=number).results[number - 1]
 
 
-def add_deal(pulkas: PulkaRepository, uid: str, deal: Deal, expected: int | None = None, by: str = "",
-             once: Once[Pulka] | None = None) -> Pulka:
-    with pulkas.writing(uid, once, expected, counting=True) as change:
+def add_deal(pulkas: PulkaRepository, command: EnterDeal, by: str = "") -> Pulka:
+    deal = command.deal
+    with pulkas.writing(command.uid, command.expected, adding=True) as change:
         before = writable(change.before)
         if len(before.deals) >= pulkas.max_deals:
             raise TooManyDeals(pulkas.max_deals)
@@ -43,10 +43,10 @@ def add_deal(pulkas: PulkaRepository, uid: str, deal: Deal, expected: int | None
         return written(change, deals, replay, note("added", len(deals), by))
 
 
-def edit_deal(pulkas: PulkaRepository, uid: str, number: int, deal: Deal, expected: int | None = None,
-              by: str = "", once: Once[Pulka] | None = None) -> Pulka:
+def edit_deal(pulkas: PulkaRepository, command: EditDeal, by: str = "") -> Pulka:
     """Replace deal `number`; every later deal is scored again, and must stay valid."""
-    with pulkas.writing(uid, once, expected) as change:
+    number, deal = command.number, command.deal
+    with pulkas.writing(command.uid, command.expected) as change:
         before = writable(change.before)
         before.result(number)
         deals = list(before.deals)
@@ -57,10 +57,10 @@ def edit_deal(pulkas: PulkaRepository, uid: str, number: int, deal: Deal, expect
         return written(change, deals, replay, note("edited", number, by))
 
 
-def delete_deal(pulkas: PulkaRepository, uid: str, number: int, expected: int | None = None, by: str = "",
-                once: Once[Pulka] | None = None) -> Pulka:
+def delete_deal(pulkas: PulkaRepository, command: DeleteDeal, by: str = "") -> Pulka:
     """Remove deal `number`; the later deals keep their order and are scored again, and must stay valid."""
-    with pulkas.writing(uid, once, expected) as change:
+    number = command.number
+    with pulkas.writing(command.uid, command.expected) as change:
         before = writable(change.before)
         before.result(number)
         deals = before.deals[:number - 1] + before.deals[number:]
@@ -70,10 +70,9 @@ def delete_deal(pulkas: PulkaRepository, uid: str, number: int, expected: int | 
         return written(change, deals, replay, note("deleted", number, by))
 
 
-def undo(pulkas: PulkaRepository, uid: str, expected: int | None = None, by: str = "",
-         once: Once[Pulka] | None = None) -> Pulka:
+def undo(pulkas: PulkaRepository, command: UndoDeal, by: str = "") -> Pulka:
     """Take the last deal back."""
-    with pulkas.writing(uid, once, expected) as change:
+    with pulkas.writing(command.uid, command.expected) as change:
         before = writable(change.before)
         if not before.deals:
             raise NothingToUndo()

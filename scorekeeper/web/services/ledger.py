@@ -6,18 +6,15 @@ Every write reads the rows under the ledger's lock and decides from them, so a m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from contextlib import AbstractContextManager
-from typing import Any, Protocol, TypeVar
+from typing import Protocol
 
 from ...engine import Payment, PaymentKind, mark_paid, reversal, unmark
 from ...i18n.words import Msg
-from ..domain.idempotency import Once
-from ..domain.ledger import (Carried, Ledger, Line, Row, Rows, line_of, read_cash, read_currency, read_note,
-                             read_payment)
+from ..domain.ledger import (Carried, Ledger, Line, MarkPaid, RecordPayment, RecordSettleUp, Row, Rows, TakeBack,
+                             check_ends, line_of, read_currency)
 from ..domain.refusals import ErrorCode, Forbidden, NotFound, Refused
 
-T = TypeVar("T")
 DRAFT = "new"  # the id of a payment not yet stored (the store gives it its own)
 
 
@@ -27,16 +24,13 @@ class LedgerWrite(Protocol):
 
     def add(self, payment: Payment[str, str], note: str = "") -> Row: ...
 
-    def done(self, made: T) -> T: ...
-
 
 class LedgerRepository(Protocol):
     def rows(self, account_id: int) -> Rows:
         """The account's ledger rows, every currency."""
 
-    def writing(self, account_id: int, by: str, once: Once[Any] | None = None
-                ) -> AbstractContextManager[LedgerWrite]:
-        """One write, under the ledger's lock, with the rows as they stand."""
+    def writing(self, account_id: int, by: str) -> AbstractContextManager[LedgerWrite]:
+        """One write, under the ledger's lock, with the rows as they stand (in the unit of work's transaction)."""
 
     def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
         """The ids of the players of one of the account's readable pulkas, by seat (NotFound otherwise)."""
@@ -48,23 +42,22 @@ def ledger(repository: LedgerRepository, account_id: int, currency: str | None =
     return rows.ledger(read_currency(next(iter(rows.currencies()), "") if currency is None else currency))
 
 
-def pay(repository: LedgerRepository, account_id: int, body: Mapping[str, object], by: str,
-        once: Once[Any] | None = None) -> Row:
-    with repository.writing(account_id, by, once) as write:
-        draft = read_payment(body, write.rows.players)
-        if draft.obligation is not None:
-            entry = write.rows.obligation(draft.obligation)
-            if entry is None or entry.obligation.currency != draft.currency:
+def pay(repository: LedgerRepository, account_id: int, command: RecordPayment, by: str) -> Row:
+    with repository.writing(account_id, by) as write:
+        check_ends(command, write.rows.players)
+        if command.obligation is not None:
+            entry = write.rows.obligation(command.obligation)
+            if entry is None or entry.obligation.currency != command.currency:
                 raise Refused(Msg("obligation is the id of an obligation in this currency, or null"), "obligation")
             _own(entry.own)
-        return write.done(write.add(Payment(DRAFT, draft.payer, draft.payee, draft.amount, draft.currency,
-                                            draft.obligation), draft.note))
+        return write.add(Payment(DRAFT, command.payer, command.payee, command.amount, command.currency,
+                                 command.obligation), command.note)
 
 
-def take_back(repository: LedgerRepository, account_id: int, payment: str, by: str,
-              once: Once[Any] | None = None) -> Row:
+def take_back(repository: LedgerRepository, account_id: int, command: TakeBack, by: str) -> Row:
     """The reversal of the payment: added, or the one that took it back already (nothing changes)."""
-    with repository.writing(account_id, by, once) as write:
+    payment = command.payment
+    with repository.writing(account_id, by) as write:
         row = write.rows.payment(payment)
         if row is None or not row.own:
             raise NotFound("payment")
@@ -72,43 +65,40 @@ def take_back(repository: LedgerRepository, account_id: int, payment: str, by: s
             raise Refused(Msg("a reversal is not taken back: record the payment again"), "id",
                           code=ErrorCode.NOT_REVERSIBLE)
         done = next((r for r in write.rows.payments if r.payment.reverses == payment), None)
-        return write.done(done or write.add(reversal(row.payment, DRAFT), row.note))
+        return done or write.add(reversal(row.payment, DRAFT), row.note)
 
 
-def mark(repository: LedgerRepository, account_id: int, obligation: str, by: str, paid: bool,
-         once: Once[Any] | None = None) -> Line:
+def mark(repository: LedgerRepository, account_id: int, command: MarkPaid, by: str) -> Line:
     """Pay what is still open on the obligation (`paid`), or take back what its paid marks paid; either
     twice changes nothing the second time."""
-    with repository.writing(account_id, by, once) as write:
-        entry = write.rows.obligation(obligation)
+    with repository.writing(account_id, by) as write:
+        entry = write.rows.obligation(command.obligation)
         if entry is None:
             raise NotFound("obligation")
         _own(entry.own)
         o = entry.obligation
         _, payments = write.rows.in_currency(o.currency)
         on_it = [p for p in payments if p.obligation == o.id]
-        if paid:
+        if command.paid:
             made = mark_paid(o, on_it, DRAFT)
             added = [write.add(made)] if made is not None else []
         else:
             added = [write.add(r) for r in unmark(o, on_it, lambda _: DRAFT)]
         stored = {r.payment.id: r for r in (*write.rows.payments, *added)}
-        return write.done(line_of(entry, on_it + [r.payment for r in added], stored))
+        return line_of(entry, on_it + [r.payment for r in added], stored)
 
 
-def settle(repository: LedgerRepository, account_id: int, currency: object, note: object, by: str,
-           once: Once[Any] | None = None, cash: object = None) -> tuple[Row, ...]:
+def settle(repository: LedgerRepository, account_id: int, command: RecordSettleUp, by: str) -> tuple[Row, ...]:
     """Record the suggested settle-up as payments, each with the `note`: after it every balance of the
     currency is 0 (in a `cash` unit: less than the unit, what its rounding left)."""
-    currency, note, unit = read_currency(currency), read_note(note), read_cash(cash)
-    with repository.writing(account_id, by, once) as write:
-        suggested = Ledger.of(write.rows, currency).settle_up_in(unit).payments
+    with repository.writing(account_id, by) as write:
+        suggested = Ledger.of(write.rows, command.currency).settle_up_in(command.cash).payments
         players = write.rows.players
         if not all(players[p.payer].own and players[p.payee].own for p in suggested):
             raise Forbidden(Msg("the settle-up moves money between players of another's circle: their owner "
                                 "records it"))
-        return write.done(tuple(write.add(Payment(DRAFT, p.payer, p.payee, p.amount, currency), note)
-                                for p in suggested))
+        return tuple(write.add(Payment(DRAFT, p.payer, p.payee, p.amount, command.currency), command.note)
+                     for p in suggested)
 
 
 def carried(repository: LedgerRepository, account_id: int, pulka: str, currency: str) -> Carried:

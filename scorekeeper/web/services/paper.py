@@ -9,7 +9,6 @@ from collections.abc import Callable
 from ...engine import Settlement, Text, settle
 from ...engine.settled import Settled, settled
 from ...files.sheetfile import PaperSheet
-from ..domain.idempotency import Once
 from ..domain.paper import check_opening
 from ..domain.pulkas import Pulka, default_name, english, read_settings
 from .pulkas import PulkaRepository, create_pulka
@@ -21,7 +20,7 @@ def settle_sheet(paper: PaperSheet) -> tuple[Settlement, Settled]:
     return settlement, settled(paper.players, paper.sheet, paper.rules, settlement)
 
 
-def keep(pulkas: PulkaRepository, owner_id: int, paper: PaperSheet, by: str, once: Once[Pulka] | None = None,
+def keep(pulkas: PulkaRepository, owner_id: int, paper: PaperSheet, by: str,
          say: Callable[[Text], str] = english, first_dealer: str | None = None) -> Pulka:
     """The sheet as a new pulka of `owner_id`, closed by `by` (its result frozen, counted by the statistics
     and the ledger): its opening the sheet, no deals; reopened, its next deal is dealt by `first_dealer` (a
@@ -35,5 +34,5 @@ def keep(pulkas: PulkaRepository, owner_id: int, paper: PaperSheet, by: str, onc
         "players": list(paper.players),
         "rules": paper.rules.overrides(),
     })
-    return create_pulka(pulkas, owner_id, dataclasses.replace(settings, opening=paper.sheet), once=once,
+    return create_pulka(pulkas, owner_id, dataclasses.replace(settings, opening=paper.sheet),
                         closed_by=by)

@@ -2,8 +2,8 @@
 
 A write builds the pulka's new list of deals, replays it with the engine and stores it only if it replays;
 otherwise it raises a refusal and nothing is stored. Writes take the version the caller last saw (None:
-any), so two phones cannot enter the same deal twice unknowingly, and an optional idempotency key (`once`),
-stored in the write's transaction, so that a request sent again is not made twice.
+any), so two phones cannot enter the same deal twice unknowingly. The repositories write in the unit of work
+the edge opened (services.unit), which commits the write with its idempotency key.
 """
 
 from __future__ import annotations
@@ -16,11 +16,10 @@ from typing import Protocol
 
 from ...files import pulyafile
 from ...engine import Deal, PulkaError, Replay, Text, replay
-from ..domain.idempotency import Once
 from ...i18n.words import Msg
 from ..domain.limits import AccountLimits
-from ..domain.pulkas import (Note, Pulka, Settings, Stamp, PulkaStanding, Summary, default_name, ended, english,
-                             next_at_table, read_settings, writable)
+from ..domain.pulkas import (ChangeSettings, Note, Pulka, Settings, Stamp, PulkaStanding, Summary, default_name, ended,
+                             english, next_at_table, read_settings, writable)
 from ..domain.results import Result
 from ..domain.refusals import AccountFull, DealRefused, Refused, RulesFrozen, TooManyDeals, TooManyPulkas
 
@@ -47,8 +46,8 @@ class PulkaChange(Protocol):
 
     @property
     def owner_deals(self) -> int | None:
-        """How many deals the pulka's owner's pulkas hold, counted when the write began under its lock; None
-        unless the write was opened `counting`."""
+        """How many deals the pulka's owner's pulkas held when the write began, under its lock; None unless
+        the write was opened `adding` a deal (or the pulka is nobody's)."""
 
     def done(self, deals: Sequence[Deal], replayed: Replay, note: Note, settings: Settings | None = None) -> Pulka:
         """The pulka this write makes, kept by its new version once the transaction commits."""
@@ -86,17 +85,17 @@ class PulkaRepository(Protocol):
     def player_names(self, account_id: int) -> list[str]: ...
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
-               started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "",
-               frozen: Result | None = None) -> Pulka:
+               started: datetime | None = None, table: str = "", frozen: Result | None = None) -> Pulka:
         """A new pulka at `table` (a pulka's `table`), else at a table of its own; frozen at once with
         `frozen`, if given."""
 
-    def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
-                counting: bool = False) -> AbstractContextManager[PulkaChange]:
-        """One transaction on one pulka: committed when the block ends, rolled back if it raises. NotFound: no
-        such pulka; Answered: the key's write was made already; VersionConflict: the pulka is not at the
-        `expected` version (the one the caller last saw; None: any), found before anything is read.
-        `counting`: the change knows its owner's deals (`owner_deals`), counted as the write begins."""
+    def writing(self, uid: str, expected: int | None = None, adding: bool = False
+                ) -> AbstractContextManager[PulkaChange]:
+        """One write on one pulka, in the unit of work's transaction (else in one of its own, committed when
+        the block ends); rolled back if it raises. NotFound: no such pulka; VersionConflict: the pulka is not
+        at the `expected` version (the one the caller last saw; None: any), found before anything is read.
+        `adding`: the write adds a deal, and the change knows how many its owner's pulkas held as it began
+        (`owner_deals`)."""
 
     def delete(self, uid: str) -> None: ...
 
@@ -143,21 +142,20 @@ def player_names(pulkas: PulkaRepository, account_id: int) -> list[str]:
 
 
 def create_pulka(pulkas: PulkaRepository, owner_id: int, settings: Settings, deals: Sequence[Deal] = (),
-                 started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "",
-                 closed_by: str | None = None) -> Pulka:
+                 started: datetime | None = None, table: str = "", closed_by: str | None = None) -> Pulka:
     """A new pulka, frozen at once when its deals finish it or `closed_by` closes it (a paper sheet kept)."""
     if len(deals) > pulkas.max_deals:
         raise TooManyDeals(pulkas.max_deals)
     check_room(pulkas, owner_id, len(deals), new_pulka=True)
     replay_ = replayed(settings, deals)
-    return pulkas.create(owner_id, settings, deals, replay_, started, once, table,
+    return pulkas.create(owner_id, settings, deals, replay_, started, table,
                          ended(settings, replay_, datetime.now(timezone.utc), closed_by))
 
 
 def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pulka: bool = False,
                held: int | None = None) -> None:
     """Whether the account has room for a new pulka and for `deals` more deals; refused otherwise. `held`: the
-    deals the account holds, if the caller counted them already (a write opened `counting`)."""
+    deals the account holds, if the caller knows them already (a write opened `adding` a deal)."""
     if owner_id is None:
         return  # a pulka from before accounts: nobody's to count
     limits = pulkas.account_limits
@@ -168,8 +166,7 @@ def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pu
         raise AccountFull(limits.deals)
 
 
-def again(pulkas: PulkaRepository, owner_id: int, uid: str, once: Once[Pulka] | None = None,
-          first_dealer: str | None = None) -> Pulka:
+def again(pulkas: PulkaRepository, owner_id: int, uid: str, first_dealer: str | None = None) -> Pulka:
     """The next pulka of the same table (domain.pulkas.next_at_table), with no deal yet: the table's share
     links open it, each with its role. `first_dealer`: a player's name, chosen."""
     before = pulkas.get(uid)
@@ -178,12 +175,12 @@ def again(pulkas: PulkaRepository, owner_id: int, uid: str, once: Once[Pulka] | 
     dealer = before.players.index(first_dealer) if first_dealer is not None else None
     # In the offset the table's pulka started with: the evening's pulkas share its calendar.
     started = datetime.now(before.started.tzinfo) if before.utc_offset is not None else None
-    return create_pulka(pulkas, owner_id, next_at_table(before, dealer), started=started, once=once,
+    return create_pulka(pulkas, owner_id, next_at_table(before, dealer), started=started,
                         table=before.table or before.uid)
 
 
 def import_pulka(pulkas: PulkaRepository, owner_id: int, file: pulyafile.PulkaFile, name: str = "",
-                 once: Once[Pulka] | None = None, say: Callable[[Text], str] = english) -> Pulka:
+                 say: Callable[[Text], str] = english) -> Pulka:
     """A pulka file as a new pulka, named `name`, else as the file names it, else after its players (in the
     language of `say`)."""
     settings = read_settings({
@@ -194,13 +191,13 @@ def import_pulka(pulkas: PulkaRepository, owner_id: int, file: pulyafile.PulkaFi
         "rules": file.rules.overrides(),
     })
     settings = dataclasses.replace(settings, opening=file.opening)
-    return create_pulka(pulkas, owner_id, settings, file.deals, file.started, once)
+    return create_pulka(pulkas, owner_id, settings, file.deals, file.started)
 
 
-def change_settings(pulkas: PulkaRepository, uid: str, settings: Settings, expected: int | None = None,
-                    by: str = "") -> Pulka:
+def change_settings(pulkas: PulkaRepository, command: ChangeSettings, by: str = "") -> Pulka:
     """Name and currency change any time; the players, first dealer and rules only before the first deal."""
-    with pulkas.writing(uid, expected=expected) as change:
+    settings = command.settings
+    with pulkas.writing(command.uid, command.expected) as change:
         before = writable(change.before)
         replay_ = before.replay
         if settings.seating != before.settings.seating:

@@ -6,11 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from ...i18n.words import Msg
-from ..domain.limits import SHARE_LABEL_MAX, SHARE_TOKEN_MAX
-from ..domain.reading import one_line
-from ..domain.refusals import NotFound, Refused
-from ..domain.shares import Access, Role, Share
+from ..domain.limits import SHARE_TOKEN_MAX
+from ..domain.refusals import NotFound
+from ..domain.shares import Access, CreateShare, Role, Share
 
 
 class ShareRepository(Protocol):
@@ -36,19 +34,9 @@ class ShareRepository(Protocol):
         be what this process remembers while no access changed (a version check's)."""
 
 
-def create_share(shares: ShareRepository, uid: str, role: object, label: object = "", player: object = None,
-                 players: Sequence[str] = ()) -> Share:
-    """A new link to the pulka's table for a viewer or a scorer; `player` (one of `players`, by name) makes it
-    his: named after him unless `label` names it, his phone shows the sheet from his seat."""
-    if role not in (Role.VIEWER, Role.SCORER):
-        raise Refused(Msg("a share link's role is viewer or scorer"), "role")
-    if not isinstance(label, str) or len(label.strip()) > SHARE_LABEL_MAX or not one_line(label):
-        raise Refused(Msg("a link's name is one line of at most {most} characters")(most=SHARE_LABEL_MAX), "label")
-    if player in (None, ""):
-        return shares.add_share(uid, Role(str(role)), label.strip())
-    if not isinstance(player, str) or player not in players:
-        raise Refused(Msg("a link's player is one of the players: {names}")(names=", ".join(players)), "player")
-    return shares.add_share(uid, Role(str(role)), label.strip() or player, players.index(player))
+def create_share(shares: ShareRepository, command: CreateShare) -> Share:
+    """A new link to the pulka's table (domain.shares.read_share reads one)."""
+    return shares.add_share(command.uid, command.role, command.label, command.player)
 
 
 def list_shares(shares: ShareRepository, uid: str) -> list[Share]:

@@ -1,7 +1,8 @@
 """The store: the only package that imports SQLAlchemy or Alembic.
 
 `db` opens the database and migrates it; `models` are its rows, never engine objects; a module per
-aggregate implements a repository Protocol of the services, and `Store` holds one of each; `rows` and
+aggregate implements a repository Protocol of the services, and `Store` holds one of each; `unit` is the unit
+of work of a write (one transaction, `transaction`, and its idempotency key, `keys`); `rows` and
 `deals` turn rows into domain and engine objects; `watch` is what a process knows of the database without
 asking it; `backup` and `restore` write and restore the whole database; `cache` keeps this process's
 pulkas by version.
@@ -22,6 +23,7 @@ from .players import PlayerStore
 from .pulkas import PulkaStore
 from .results import ResultStore
 from .shares import ShareStore
+from .unit import Unit
 from .watch import CounterCheck, Listener, Watch, access_generation, lately_written
 
 
@@ -40,6 +42,10 @@ class Store:
         self.ledger = LedgerStore(db, self.players)
         self.keys = KeyStore(db)
         self.listener: Listener | None = None
+
+    def unit(self) -> Unit:
+        """A unit of work: one write's transaction, and its idempotency key (services.unit)."""
+        return Unit(self.pulkas, self.ledger, self.keys)
 
     def watch_changes(self) -> None:
         """From now on this process learns of every write from the database itself (store.watch), and answers

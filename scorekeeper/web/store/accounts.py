@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, bindparam, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, CursorResult, ScalarSelect, bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -14,7 +14,7 @@ from ..domain.accounts import Account, username_key
 from ..domain.limits import USERNAME_KEY_MAX
 from ..domain.refusals import Duplicate, NotFound
 from .db import Database, noting
-from .models import AccountRow, LoginFailureRow, PlayerRow, PulkaRow, SessionRow, TokenRow
+from .models import AccountRow, DealRow, LoginFailureRow, PlayerRow, PulkaRow, SessionRow, TokenRow
 from .watch import Watch, access_changed
 
 _ACCOUNTS = select(*AccountRow.__table__.c)
@@ -169,9 +169,21 @@ def account_of(row: Any) -> Account:
                    row.language)
 
 
+def _deals_of(pulkas: ColumnElement[bool]) -> ScalarSelect[int]:
+    """How many deals the pulkas that `pulkas` picks hold."""
+    return (select(func.count()).select_from(DealRow).join(PulkaRow, PulkaRow.id == DealRow.pulka_id).where(pulkas)
+            .scalar_subquery())
+
+
+# Each account's deals counted from the deals there are (a restored archive's, whatever its counts said).
+RECOUNT_DEALS = update(AccountRow).values(deals=_deals_of(PulkaRow.owner_id == AccountRow.id))
+
+
 def _claim(session: Session, account_id: int) -> int:
     access_changed(session)
     session.execute(update(PlayerRow).where(PlayerRow.owner_id.is_(None)).values(owner_id=account_id))
+    session.execute(update(AccountRow).where(AccountRow.id == account_id)
+                    .values(deals=AccountRow.deals + _deals_of(PulkaRow.owner_id.is_(None))))
     # A new version: pulkas cached by version elsewhere learn their owner.
     claimed = cast(CursorResult[Any], session.execute(update(PulkaRow).where(PulkaRow.owner_id.is_(None))
                                                       .values(owner_id=account_id, version=PulkaRow.version + 1)))

@@ -2,8 +2,8 @@
 the rows the use case's decision makes (services.pulkas.PulkaChange).
 
 A deal's write is what every table does every few seconds, so it sends few statements, each built once:
-the bump (with the count the room check needs, when asked), the deal's row, and the pulka's last change with
-its standing, which on PostgreSQL also sends the notification for the other processes.
+the bump (with the owner's count of deals moved on, when it adds one), the deal's row, and the pulka's last
+change with its standing, which on PostgreSQL also sends the notification for the other processes.
 """
 
 from __future__ import annotations
@@ -12,54 +12,65 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import Executable, Update, bindparam, delete, func, insert, select, update
+from sqlalchemy import Executable, Select, Update, bindparam, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from ...engine import Deal, Replay
 from ..domain.pulkas import Note, Pulka, Settings, PulkaStanding
 from ..domain.results import Event, Result
 from .deals import deal_values
-from .models import DealRow, EventRow, PlayerRow, PulkaRow, SeatRow, public_id, now
+from .models import AccountRow, DealRow, EventRow, PlayerRow, PulkaRow, SeatRow, public_id, now
 from .watch import stamp_notice
 
-_Owned = aliased(PulkaRow)
-# The deals of all the pulkas of the bumped pulka's owner: the room check of a deal's write, in the bump.
-_OWNER_DEALS = (select(func.count()).select_from(DealRow).join(_Owned, _Owned.id == DealRow.pulka_id)
-                .where(_Owned.owner_id == PulkaRow.owner_id).scalar_subquery())
+# The owner's count of deals moved on by `b_more` (the owner of the pulka `b_pulka`; a pulka from before
+# accounts has none, and moves nothing).
+_MORE_DEALS = update(AccountRow).where(
+    AccountRow.id == select(PulkaRow.owner_id).where(PulkaRow.id == bindparam("b_pulka")).scalar_subquery()
+).values(deals=AccountRow.deals + bindparam("b_more"))
+_ONE_MORE = _MORE_DEALS.returning(AccountRow.deals)
 
 
-def _bump(expected: bool, counting: bool) -> Update:
+def _bump(expected: bool) -> Update:
     statement = update(PulkaRow).where(PulkaRow.uid == bindparam("b_uid"))
     if expected:
         statement = statement.where(PulkaRow.version == bindparam("b_expected"))
-    statement = statement.values(version=PulkaRow.version + 1, updated_at=bindparam("b_at"))
-    return statement.returning(PulkaRow.id, PulkaRow.version, *([_OWNER_DEALS] if counting else []))
+    return statement.values(version=PulkaRow.version + 1, updated_at=bindparam("b_at"))
 
 
-# By (with an expected version, counting the owner's deals in the RETURNING).
-_BUMPS = {(expected, counting): _bump(expected, counting) for expected in (False, True) for counting in (False, True)}
-_OWNER_DEALS_OF = (select(func.count()).select_from(DealRow).join(_Owned, _Owned.id == DealRow.pulka_id)
-                   .where(_Owned.owner_id == select(PulkaRow.owner_id).where(PulkaRow.id == bindparam("b_pulka"))
-                          .scalar_subquery()))
+def _bump_adding(expected: bool) -> Select[Any]:
+    """The bump and the owner's count of deals moved on by one, in one statement (PostgreSQL's: a CTE may
+    change rows)."""
+    bumped = _bump(expected).returning(PulkaRow.id, PulkaRow.version, PulkaRow.owner_id).cte("bumped")
+    counted = (update(AccountRow).where(AccountRow.id == bumped.c.owner_id).values(deals=AccountRow.deals + 1)
+               .returning(AccountRow.deals).cte("counted"))
+    return select(bumped.c.id, bumped.c.version, select(counted.c.deals).scalar_subquery())
 
 
-def bump(session: Session, uid: str, expected: int | None, counting: bool) -> tuple[int, int, int | None] | None:
-    """The pulka's id and new version, and with `counting` its owner's deals in all; None if there is no such
-    pulka at the `expected` version. Bumping the version locks the pulka (a row lock in PostgreSQL, the write
-    lock in SQLite), and a write on a version that is gone bumps nothing. On PostgreSQL the count comes in the
-    same statement (a round trip each counts); SQLite's RETURNING takes no other table, and costs no round
-    trip, so it asks after."""
+# By (with an expected version, adding a deal in the same statement).
+_BUMPS: dict[tuple[bool, bool], Update | Select[Any]] = {
+    **{(expected, False): _bump(expected).returning(PulkaRow.id, PulkaRow.version) for expected in (False, True)},
+    **{(expected, True): _bump_adding(expected) for expected in (False, True)}}
+
+
+def bump(session: Session, uid: str, expected: int | None, adding: bool) -> tuple[int, int, int | None] | None:
+    """The pulka's id and new version, and when the write is `adding` a deal the deals its owner held before
+    (None for a pulka of nobody's); None if there is no such pulka at the `expected` version. Bumping the
+    version locks the pulka (a row lock in PostgreSQL, the write lock in SQLite), and a write on a version that
+    is gone bumps nothing. Adding a deal moves the owner's count on by one at once (a refused write rolls it
+    back): on PostgreSQL in the same statement (a round trip each counts); SQLite's RETURNING takes no other
+    table, and costs no round trip, so it asks after."""
     connection = session.connection()
-    together = counting and connection.dialect.name == "postgresql"
+    together = adding and connection.dialect.name == "postgresql"
     found = connection.execute(_BUMPS[expected is not None, together],
                                {"b_uid": uid, "b_expected": expected, "b_at": now()}).first()
     if found is None:
         return None
-    if together:
-        return found[0], found[1], found[2]
-    counted = connection.execute(_OWNER_DEALS_OF, {"b_pulka": found[0]}).scalar_one() if counting else None
-    return found[0], found[1], counted
+    counted = found[2] if together else (
+        connection.execute(_ONE_MORE, {"b_pulka": found[0], "b_more": 1}).scalar() if adding else None)
+    return found[0], found[1], None if counted is None else counted - 1
+
+
 _DONE = update(PulkaRow).where(PulkaRow.id == bindparam("b_pulka")).values(
     last_change=bindparam("b_change"), standing=bindparam("b_standing"), result=bindparam("b_result"),
     ended_at=bindparam("b_ended"))
@@ -73,23 +84,30 @@ class Change:
     """The rows of one write (services.pulkas.PulkaChange): what the use case decided, said in deals and
     settings."""
 
-    def __init__(self, session: Session, pulka_id: int, before: Pulka, owner_deals: int | None = None):
+    def __init__(self, session: Session, pulka_id: int, before: Pulka, owner_deals: int | None = None,
+                 adding: bool = False):
         self.session = session
         self.pulka_id = pulka_id
         self.before = before
-        self.owner_deals = owner_deals  # counted with the bump, when the write asked for it
+        self.owner_deals = owner_deals  # before the bump, when the write adds a deal
+        self._counted = adding  # the bump moved the owner's count of deals on for the deal to append
         self.after: Pulka | None = None
         self.result = before.frozen  # as the use case leaves it: frozen, thawed, or as it was
 
     def append(self, deal: Deal) -> None:
-        self._core(_APPEND.values(pulka_id=self.pulka_id, position=len(self.before.deals) + 1, created_at=now(),
-                                  **deal_values(deal)))
+        # The values as parameters of the one statement: compiled once, where values() built a new one each time.
+        self._core(_APPEND, {"pulka_id": self.pulka_id, "position": len(self.before.deals) + 1, "created_at": now(),
+                             **deal_values(deal)})
+        if not self._counted:
+            self._core(_MORE_DEALS, {"b_pulka": self.pulka_id, "b_more": 1})
+        self._counted = False
 
     def replace(self, number: int, deal: Deal) -> None:
         self._execute(update(DealRow).where(self._mine, DealRow.position == number).values(**deal_values(deal)))
 
     def remove(self, number: int) -> None:
         self._execute(delete(DealRow).where(self._mine, DealRow.position == number))
+        self._core(_MORE_DEALS, {"b_pulka": self.pulka_id, "b_more": -1})
         # Two steps, because (pulka_id, position) is unique at every row update in PostgreSQL.
         self._execute(update(DealRow).where(self._mine, DealRow.position > number).values(position=-DealRow.position))
         self._execute(update(DealRow).where(self._mine, DealRow.position < 0).values(position=-DealRow.position - 1))

@@ -6,27 +6,25 @@ one obligation paid at once pay it once: the second finds it paid."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
 from ...engine import Payment, PaymentKind
-from ..domain.idempotency import Answered, Once
 from ..domain.ledger import Reopened, Row, Rows, obligations_of
 from ..domain.results import Event, Result
 from .cache import VersionCache
 from .db import Database
-from .keys import answer, remember
 from .models import AccountRow, EventRow, PaymentRow, PulkaRow, now
 from .players import PlayerStore, circle_of, local_date, readable
 from .rows import aware
-
-T = TypeVar("T")
+from .transaction import Transaction
 
 
 @dataclass
@@ -40,7 +38,6 @@ class Writing:
     _player_ids: dict[str, int]
     _payment_ids: dict[str, int]
     added: list[Row] = field(default_factory=list)
-    made: object = None  # what the write answers (an idempotency key keeps the answer of it)
 
     def add(self, payment: Payment[str, str], note: str = "") -> Row:
         """Store the payment (its id is given here: the engine's draft id is ignored)."""
@@ -56,10 +53,6 @@ class Writing:
         self.added.append(stored)
         return stored
 
-    def done(self, made: T) -> T:
-        self.made = made
-        return made
-
 
 class LedgerStore:
     """The ledgers of one database (services.ledger.LedgerRepository)."""
@@ -68,6 +61,13 @@ class LedgerStore:
         self.db = db
         self.players = players
         self._known: VersionCache[Rows] = VersionCache(remember)  # by account and fingerprint
+        self.transaction: Transaction | None = None  # a unit of work's, which commits it; None: each write its own
+
+    def within(self, transaction: Transaction) -> LedgerStore:
+        """These ledgers, writing in a unit of work's transaction (store.unit)."""
+        bound = copy.copy(self)
+        bound.transaction = transaction
+        return bound
 
     def rows(self, account_id: int) -> Rows:
         """The account's ledger, read again only when a fingerprint of it changed (a freeze, a reopening, a
@@ -85,18 +85,21 @@ class LedgerStore:
         return self._known.put((account_id, fingerprint), rows)
 
     @contextmanager
-    def writing(self, account_id: int, by: str, once: Once[Any] | None = None) -> Iterator[Writing]:
-        """One transaction on the account's ledger, under its lock; Answered if the idempotency key's write was
-        made already. The key and its answer (of what the block made) are stored in the same transaction."""
-        with self.db.Session.begin() as session:
-            session.execute(update(AccountRow).where(AccountRow.id == account_id)
-                            .values(ledger_writes=AccountRow.ledger_writes + 1))
-            if once is not None and (first := answer(session, once)) is not None:
-                raise Answered(first)
-            rows, player_ids, payment_ids = _read(session, account_id)
-            writing = Writing(session, account_id, rows, by, player_ids, payment_ids)
-            yield writing
-            remember(session, once, writing.made)
+    def writing(self, account_id: int, by: str) -> Iterator[Writing]:
+        """One write on the account's ledger, under its lock, in the unit of work's transaction (else in one
+        of its own, committed when the block ends); rolled back if it raises."""
+        if self.transaction is not None:
+            yield self._locked(self.transaction.session, account_id, by)
+            return
+        with Transaction(self.db) as own:
+            yield self._locked(own.session, account_id, by)
+            own.commit()
+
+    def _locked(self, session: Session, account_id: int, by: str) -> Writing:
+        session.execute(update(AccountRow).where(AccountRow.id == account_id)
+                        .values(ledger_writes=AccountRow.ledger_writes + 1))
+        rows, player_ids, payment_ids = _read(session, account_id)
+        return Writing(session, account_id, rows, by, player_ids, payment_ids)
 
     def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
         return self.players.seated(account_id, pulka)

@@ -62,6 +62,9 @@ class AccountRow(Base):
     # Bumped by every write to the account's ledger: the lock that puts its writes one after another, and
     # part of what tells a ledger read before from one read now.
     ledger_writes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The deals the account's pulkas hold: every write that adds or removes deals moves it in its transaction,
+    # and a deal's write checks the account's room against it (store.changes.bump).
+    deals: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class TokenRow(Base):

@@ -5,6 +5,7 @@ A write bumps the version first, which locks the pulka's row for the transaction
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import secrets
 from collections.abc import Iterator, Sequence
@@ -12,11 +13,9 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import bindparam, func, or_, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import bindparam, func, or_, select, update
 
 from ...engine import Deal, Replay
-from ..domain.idempotency import Answered, Once
 from ..domain.limits import AccountLimits
 from ..domain.pulkas import Pulka, Settings, Stamp, PulkaStanding, Summary
 from ..domain.refusals import NotFound, VersionConflict
@@ -25,10 +24,10 @@ from ..domain.shares import Access, Role, access_of
 from .cache import Section, VersionCache
 from .changes import Change, bump, recorded, seats
 from .db import Database
-from .keys import answer, remember
-from .models import AccessRow, DealRow, PlayerRow, PulkaRow, ShareRow, now
+from .models import AccessRow, AccountRow, DealRow, PlayerRow, PulkaRow, ShareRow, now
 from .deals import deal_values, deals_of
 from .rows import aware, opening_json, players, pulka_of
+from .transaction import Transaction
 from .watch import Watch, access_changed, gone, stamped
 
 _VERSION = select(PulkaRow.version).where(PulkaRow.uid == bindparam("uid"))
@@ -52,6 +51,24 @@ class PulkaStore:
         self.account_limits = limits  # and on an account's pulkas and deals in all
         # The app gives its share of one budget in bytes; alone (tests, commands): the 256 latest pulkas.
         self.cache: Section[Pulka] = cache or VersionCache[Any](256).section("pulkas")
+        self.transaction: Transaction | None = None  # a unit of work's, which commits it; None: each write its own
+
+    def within(self, transaction: Transaction) -> PulkaStore:
+        """These pulkas, writing in a unit of work's transaction (store.unit)."""
+        bound = copy.copy(self)
+        bound.transaction = transaction
+        return bound
+
+    @contextmanager
+    def _writes(self) -> Iterator[Transaction]:
+        """The unit of work's transaction, which it commits; else one of the write's own, committed as the
+        block ends."""
+        if self.transaction is not None:
+            yield self.transaction
+            return
+        with Transaction(self.db) as own:
+            yield own
+            own.commit()
 
     # -- reading ------------------------------------------------------------------------
 
@@ -121,9 +138,7 @@ class PulkaStore:
 
     def account_deals(self, account_id: int) -> int:
         with self.db.reads.connect() as connection:
-            return int(connection.execute(select(func.count()).select_from(DealRow)
-                                          .join(PulkaRow, PulkaRow.id == DealRow.pulka_id)
-                                          .where(PulkaRow.owner_id == account_id)).scalar_one())
+            return int(connection.execute(select(AccountRow.deals).where(AccountRow.id == account_id)).scalar() or 0)
 
     def player_names(self, account_id: int) -> list[str]:
         """The names the account has seated (its circle)."""
@@ -134,67 +149,54 @@ class PulkaStore:
     # -- writing ------------------------------------------------------------------------
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
-               started: datetime | None = None, once: Once[Pulka] | None = None, table: str = "",
-               frozen: Result | None = None) -> Pulka:
+               started: datetime | None = None, table: str = "", frozen: Result | None = None) -> Pulka:
         """A new pulka of the account with its deals (an import brings some, and when it started, in its
         offset), already replayed by the caller, at `table` (else a table of its own), frozen at once with
-        the result `frozen` if given; made once under the idempotency key `once`."""
-        try:
-            with self.db.Session.begin() as session:
-                uid = new_uid()
-                row = PulkaRow(uid=uid, table_uid=table or uid, owner_id=owner_id, name=settings.name,
-                               currency=settings.currency, rules=settings.rules.overrides(),
-                               first_dealer=settings.first_dealer, version=1,
-                               # in UTC: SQLite keeps a datetime's digits and drops its offset
-                               created_at=started.astimezone(timezone.utc) if started else now(),
-                               opening=opening_json(settings.opening), utc_offset=_offset(started))
-                row.seats = seats(session, owner_id, settings.players)
-                session.add(row)
-                session.flush()
-                session.add_all(DealRow(pulka_id=row.id, position=number, **deal_values(deal))
-                                for number, deal in enumerate(deals, 1))
-                session.flush()
-                pulka = dataclasses.replace(pulka_of(row, tuple(deals), replayed), frozen=frozen)
-                row.standing = PulkaStanding.of(pulka).stored()
-                if pulka.frozen is not None:
-                    row.result, row.ended_at = pulka.frozen.stored(), pulka.frozen.at
-                    recorded(session, row.id, pulka.frozen)
-                stamped(session, pulka.uid, pulka.stamp)
-                remember(session, once, pulka)
-        except IntegrityError:
-            # A new pulka locks nothing that a retry would wait for: the same request sent again while this
-            # one was made stored the key first, and the key's unique constraint refused this one.
-            if once is None:
-                raise
-            with self.db.reads.connect() as connection:
-                first = answer(connection, once)
-            if first is None:
-                raise
-            raise Answered(first) from None
-        self.watch.learn(pulka.uid, pulka.stamp)
-        return self.cache.put((pulka.uid, pulka.version), pulka)
+        the result `frozen` if given."""
+        with self._writes() as transaction:
+            session = transaction.session
+            uid = new_uid()
+            row = PulkaRow(uid=uid, table_uid=table or uid, owner_id=owner_id, name=settings.name,
+                           currency=settings.currency, rules=settings.rules.overrides(),
+                           first_dealer=settings.first_dealer, version=1,
+                           # in UTC: SQLite keeps a datetime's digits and drops its offset
+                           created_at=started.astimezone(timezone.utc) if started else now(),
+                           opening=opening_json(settings.opening), utc_offset=_offset(started))
+            row.seats = seats(session, owner_id, settings.players)
+            session.add(row)
+            session.flush()
+            session.add_all(DealRow(pulka_id=row.id, position=number, **deal_values(deal))
+                            for number, deal in enumerate(deals, 1))
+            session.flush()
+            if deals:
+                session.execute(update(AccountRow).where(AccountRow.id == owner_id)
+                                .values(deals=AccountRow.deals + len(deals)))
+            pulka = dataclasses.replace(pulka_of(row, tuple(deals), replayed), frozen=frozen)
+            row.standing = PulkaStanding.of(pulka).stored()
+            if pulka.frozen is not None:
+                row.result, row.ended_at = pulka.frozen.stored(), pulka.frozen.at
+                recorded(session, row.id, pulka.frozen)
+            stamped(session, pulka.uid, pulka.stamp)
+            transaction.on_commit(lambda: self._learn(pulka))
+        return pulka
 
     @contextmanager
-    def writing(self, uid: str, once: Once[Pulka] | None = None, expected: int | None = None,
-                counting: bool = False) -> Iterator[Change]:
-        """One transaction on one pulka: committed when the block ends, rolled back if it raises. Under the
-        idempotency key `once`, the key and its answer are stored in the same transaction; Answered if the
-        key's write was made already. VersionConflict when the pulka is not at the `expected` version.
-        `counting`: the change knows how many deals the owner's pulkas hold (the room check of a new deal)."""
+    def writing(self, uid: str, expected: int | None = None, adding: bool = False) -> Iterator[Change]:
+        """One write on one pulka, in the unit of work's transaction (else in one of its own, committed when
+        the block ends); rolled back if it raises. VersionConflict when the pulka is not at the `expected`
+        version. `adding`: the write adds a deal, and the change knows how many the owner's pulkas held (the
+        room check)."""
         known = self.watch.stamp(uid)
-        if expected is not None and once is None and known is not None and known.version > expected:
-            # Stale for sure, since a version only moves forward: refused without a transaction. (Under a key the
-            # database is asked: the version may have moved on by this very request's first sending.)
+        if expected is not None and known is not None and known.version > expected:
+            # Stale for sure, since a version only moves forward: refused without a transaction. (A write under
+            # an idempotency key that this very request's first sending moved on finds its key after: edge.)
             raise VersionConflict()
-        with self.db.Session.begin() as session:
+        with self._writes() as transaction:
+            session = transaction.session
             # Bumping the version first locks the pulka (a row lock in PostgreSQL, the write lock in
             # SQLite), so concurrent writes to one pulka queue up instead of interleaving; a write on a
             # version that is gone bumps nothing and is refused before anything is read or replayed.
-            found = bump(session, uid, expected, counting)
-            # Looked for under the lock: the same request sent again while the first was being written
-            # waited for the lock above, and finds the first one's key here.
-            if once is not None and (first := answer(session, once)) is not None:
-                raise Answered(first)
+            found = bump(session, uid, expected, adding)
             if found is None:
                 exists = known is not None or session.scalar(select(PulkaRow.id).where(PulkaRow.uid == uid)) is not None
                 raise VersionConflict() if exists else NotFound()
@@ -204,18 +206,24 @@ class PulkaStore:
                 row = session.get_one(PulkaRow, pulka_id)
                 before = dataclasses.replace(pulka_of(row, deals_of(session, pulka_id)), version=version - 1)
             # The new stamp goes to the other processes with the write's last statement (Change.done).
-            change = Change(session, pulka_id, before, owner_deals)
+            change = Change(session, pulka_id, before, owner_deals, adding)
             yield change
-            remember(session, once, change.after)
-        if change.after is not None:
-            self.cache.put((uid, change.after.version), change.after)
-            self.watch.learn(uid, change.after.stamp)
+            after = change.after
+            if after is not None:
+                transaction.on_commit(lambda: self._learn(after))
+
+    def _learn(self, pulka: Pulka) -> None:
+        """A write committed: this process keeps the pulka by its new version, and trusts that version."""
+        self.cache.put((pulka.uid, pulka.version), pulka)
+        self.watch.learn(pulka.uid, pulka.stamp)
 
     def delete(self, uid: str) -> None:
         with self.db.Session.begin() as session:
             row = session.scalars(select(PulkaRow).where(PulkaRow.uid == uid)).one_or_none()
             if row is None:
                 raise NotFound()
+            session.execute(update(AccountRow).where(AccountRow.id == row.owner_id).values(
+                deals=AccountRow.deals - select(func.count()).where(DealRow.pulka_id == row.id).scalar_subquery()))
             session.delete(row)
             gone(session, uid)
             access_changed(session)

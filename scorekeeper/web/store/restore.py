@@ -19,6 +19,7 @@ from sqlalchemy import (JSON, BindParameter, Cast, Column, Connection, Date, Dat
 from .backup import (FORMAT, GZIP_HEADER, MADE_BY_MIGRATIONS, SQLITE_HEADER, BackupError, Done, data_tables,
                      revision_of, snapshot_of_file, dump)
 from .archived import Damaged, check_pulkas, check_rows
+from .accounts import RECOUNT_DEALS
 from .db import Database, alembic_config, safe_url, upgrade
 from .models import Base
 
@@ -82,6 +83,8 @@ def _restore(database: Database, document: dict[str, Any]) -> tuple[int, int]:
     with engine.begin() as connection:
         counts = load(connection, document["tables"])
     upgrade(engine)
+    with engine.begin() as connection:
+        connection.execute(RECOUNT_DEALS)
     if revision != _head():
         _read_back(engine)
     return counts

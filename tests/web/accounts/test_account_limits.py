@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 
 from scorekeeper.web.domain.pulkas import PulkaStanding
-from scorekeeper.web.store.models import PulkaRow
+from scorekeeper.web.store.models import AccountRow, DealRow, PulkaRow
 
 from ..conftest import SOCHI, add, create, make_app, signed_in, snapshot
 
@@ -71,6 +71,40 @@ def test_the_deals_of_all_an_account_s_pulkas_are_bounded(small):
     assert snapshot(small) == before
     assert client.post(f"/api/v1/pulkas/{one}/undo").status_code == 200  # taking back makes room again
     assert add(scorer, one, RASPASY).status_code == 201
+
+
+def test_the_account_s_count_of_deals_is_the_deals_its_pulkas_hold_after_every_kind_of_write(app):
+    """The room check reads the count kept with the account: every write that adds or removes deals moves it."""
+    store = app.extensions["scorekeeper"]
+    client = signed_in(app)
+
+    def kept_and_counted() -> list[tuple[int, int]]:
+        with store.db.engine.connect() as connection:
+            counted = dict(connection.execute(select(PulkaRow.owner_id, func.count()).join(
+                DealRow, DealRow.pulka_id == PulkaRow.id).group_by(PulkaRow.owner_id)).all())
+            return [(kept, counted.get(account, 0)) for account, kept in connection.execute(
+                select(AccountRow.id, AccountRow.deals).order_by(AccountRow.id))]
+
+    one = create(client)
+    for _ in range(3):
+        assert add(client, one, RASPASY).status_code == 201
+    assert add(client, one, {"type": "raspasy", "tricks": {"A": 4, "B": 4, "C": 4}}).status_code == 422
+    imported = client.post("/api/v1/import", json=SOCHI | {"deals": SOCHI["deals"][:5]}).json["id"]
+    assert client.delete(f"/api/v1/pulkas/{one}/deals/1").status_code == 200
+    assert client.post(f"/api/v1/pulkas/{one}/undo").status_code == 200
+    assert client.post(f"/api/v1/pulkas/{imported}/undo").status_code == 200
+    other = signed_in(app, "other", "a long password")
+    theirs = create(other)
+    assert add(other, theirs, RASPASY).status_code == 201
+    assert kept_and_counted() == [(5, 5), (1, 1)]
+    assert client.delete(f"/api/v1/pulkas/{imported}").status_code == 204
+    assert kept_and_counted() == [(1, 1), (1, 1)]
+    with store.db.engine.begin() as connection:  # a pulka from before accounts, claimed
+        connection.execute(update(PulkaRow).where(PulkaRow.id == select(PulkaRow.id).where(PulkaRow.owner_id == 2)
+                                                  .scalar_subquery()).values(owner_id=None))
+        connection.execute(update(AccountRow).where(AccountRow.id == 2).values(deals=0))
+    assert store.accounts.claim(1) == 1
+    assert kept_and_counted() == [(2, 2), (0, 0)]
 
 
 def _cards(client) -> str:

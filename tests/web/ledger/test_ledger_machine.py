@@ -11,7 +11,7 @@ from hypothesis import settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from scorekeeper.engine import Obligation, PaymentKind
-from scorekeeper.web.domain.ledger import ObligationRow, Ledger
+from scorekeeper.web.domain.ledger import Ledger, MarkPaid, ObligationRow, RecordSettleUp, TakeBack, read_payment
 from scorekeeper.web.services import ledger as service
 
 from ..fakes import FakeLedger
@@ -67,8 +67,8 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @rule(ends=pair, amount=cents, currency=st.sampled_from(CURRENCIES))
     def a_payment(self, ends, amount, currency):
-        service.pay(self.repo, ACCOUNT, {"from": ends[0], "to": ends[1], "amount": str(amount), "currency": currency},
-                    BY)
+        service.pay(self.repo, ACCOUNT, read_payment({"from": ends[0], "to": ends[1], "amount": str(amount),
+                                                      "currency": currency}), BY)
 
     @precondition(lambda self: self.repo.payments)
     @rule(data=st.data())
@@ -77,9 +77,9 @@ class LedgerMachine(RuleBasedStateMachine):
                                         or self.repo.payments))
         if row.payment.kind is PaymentKind.REVERSAL:
             return
-        first = service.take_back(self.repo, ACCOUNT, row.payment.id, BY)
+        first = service.take_back(self.repo, ACCOUNT, TakeBack(row.payment.id), BY)
         after = self.balances(row.payment.currency)
-        assert service.take_back(self.repo, ACCOUNT, row.payment.id, BY) == first  # twice: once
+        assert service.take_back(self.repo, ACCOUNT, TakeBack(row.payment.id), BY) == first  # twice: once
         assert self.balances(row.payment.currency) == after
 
     @precondition(lambda self: self.repo.obligations)
@@ -88,13 +88,13 @@ class LedgerMachine(RuleBasedStateMachine):
         entry = data.draw(st.sampled_from(self.repo.obligations))
         currency = entry.obligation.currency
         before = self.balances(currency)
-        marked = service.mark(self.repo, ACCOUNT, entry.obligation.id, BY, True)
+        marked = service.mark(self.repo, ACCOUNT, MarkPaid(entry.obligation.id), BY)
         once = self.balances(currency)
-        assert service.mark(self.repo, ACCOUNT, entry.obligation.id, BY, True) == marked  # a second mark: nothing
+        assert service.mark(self.repo, ACCOUNT, MarkPaid(entry.obligation.id), BY) == marked  # a second mark: nothing
         assert self.balances(currency) == once
         assert marked.paid >= entry.obligation.amount
         if not keep:
-            service.mark(self.repo, ACCOUNT, entry.obligation.id, BY, False)
+            service.mark(self.repo, ACCOUNT, MarkPaid(entry.obligation.id, paid=False), BY)
             unmarked = self.balances(currency)
             if once != before:  # this mark paid it (no earlier one did): unmarking restores every balance, a
                 # player the mark brought in staying listed at what he had, 0
@@ -108,7 +108,7 @@ class LedgerMachine(RuleBasedStateMachine):
         assert len(suggested) <= max(len(nonzero) - 1, 0)
         if len(nonzero) <= 8:
             assert len(suggested) == brute_force_fewest([int(v.scaleb(2)) for v in nonzero])
-        service.settle(self.repo, ACCOUNT, currency, "", BY)
+        service.settle(self.repo, ACCOUNT, RecordSettleUp(currency), BY)
         assert set(self.balances(currency).values()) <= {Decimal(0)}
 
     @invariant()

@@ -135,6 +135,7 @@ def test_a_start_sqlite_kept_in_local_digits_before_0012_moves_to_utc(tmp_path):
         connection.execute(text("UPDATE pulkas SET created_at = '2026-11-20 23:40:00.000000' WHERE uid = :uid"),
                            {"uid": uid})
         connection.execute(text("UPDATE alembic_version SET version_num = '0011'"))
+        connection.execute(text("ALTER TABLE accounts DROP COLUMN deals"))  # kept since 0013
     engine.dispose()
     app = make_app(url, tmp_path)  # upgrades on start
     exported = signed_in(app).get(f"/api/v1/pulkas/{uid}/export").json

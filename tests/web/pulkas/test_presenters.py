@@ -9,6 +9,7 @@ import json
 from decimal import Decimal
 from fractions import Fraction
 
+from scorekeeper.web.domain.deals import UndoDeal
 from scorekeeper.files import pulyafile
 from scorekeeper.web.domain.pulkas import Settings
 from scorekeeper.web.edge.presenting import presenter
@@ -85,7 +86,7 @@ def test_one_presenter_per_version(app, client):
     with app.app_context():
         first = presenter(pulkas.get_pulka(repo.pulkas, pulka_id))
         assert presenter(pulkas.get_pulka(repo.pulkas, pulka_id)) is first
-        deals.undo(repo.pulkas, pulka_id)
+        deals.undo(repo.pulkas, UndoDeal(pulka_id))
         after = presenter(pulkas.get_pulka(repo.pulkas, pulka_id))
         assert after is not first and len(after.protocol) == 1
 

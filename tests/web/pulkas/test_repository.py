@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.web.domain.deals import DeleteDeal, UndoDeal
 from scorekeeper.files import pulyafile
 from scorekeeper.engine import replay
 from scorekeeper.web.domain.pulkas import Settings
@@ -50,9 +51,9 @@ def test_a_second_repository_sees_every_write_of_the_first(repo, owner):
     _, pulka = stored(repo, owner)
     other = Store(repo.db)
     assert other.pulkas.get(pulka.uid).version == 1
-    deals.undo(repo.pulkas, pulka.uid)
+    deals.undo(repo.pulkas, UndoDeal(pulka.uid))
     assert other.pulkas.get(pulka.uid).deals == pulka.deals[:-1]
-    deals.delete_deal(other.pulkas, pulka.uid, 4)
+    deals.delete_deal(other.pulkas, DeleteDeal(pulka.uid, 4))
     assert repo.pulkas.get(pulka.uid).deals == pulka.deals[:3] and repo.pulkas.get(pulka.uid).version == 3
 
 

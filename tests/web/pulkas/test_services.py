@@ -9,9 +9,10 @@ from decimal import Decimal
 
 import pytest
 
+from scorekeeper.web.domain.deals import DeleteDeal, EditDeal, EnterDeal, UndoDeal
 from scorekeeper.files import pulyafile
 from scorekeeper.engine import Rules
-from scorekeeper.web.domain.pulkas import Settings, read_settings
+from scorekeeper.web.domain.pulkas import ChangeSettings, Settings, read_settings
 from scorekeeper.web.domain.refusals import (DealRefused, NothingToUndo, NotFound, PulkaFrozen, RulesFrozen,
                                              SettingsInvalid, VersionConflict)
 from scorekeeper.web.services import deals, pulkas, results
@@ -37,7 +38,7 @@ def owner(repo: FakeStore) -> int:
 def sochi(repo, owner, count: int = 10):
     pulka = pulkas.create_pulka(repo.pulkas, owner, ABC)
     for deal in SOCHI_FILE.deals[:count]:
-        pulka = deals.add_deal(repo.pulkas, pulka.uid, deal)
+        pulka = deals.add_deal(repo.pulkas, EnterDeal(pulka.uid, deal))
     return pulka
 
 
@@ -66,7 +67,7 @@ def test_a_refused_deal_stores_nothing(repo, owner):
     deal = SOCHI_FILE.deals[1]
     wrong = type(deal)(deal.type, deal.declarer, deal.contract, deal.whist, {1: 6, 0: 3, 2: 2}, deal.open)
     with pytest.raises(DealRefused) as refused:
-        deals.add_deal(repo.pulkas, pulka.uid, wrong)
+        deals.add_deal(repo.pulkas, EnterDeal(pulka.uid, wrong))
     assert (refused.value.code, refused.value.field, refused.value.deal) == ("tricks_sum", "tricks", 2)
     assert refused.value.message == "deal 2: tricks add up to 11, a deal has 10"
     assert not refused.value.general
@@ -75,13 +76,13 @@ def test_a_refused_deal_stores_nothing(repo, owner):
 
 def test_a_stale_version_is_a_conflict(repo, owner):
     pulka = sochi(repo, owner, 1)
-    deals.add_deal(repo.pulkas, pulka.uid, SOCHI_FILE.deals[1], expected=pulka.version)
+    deals.add_deal(repo.pulkas, EnterDeal(pulka.uid, SOCHI_FILE.deals[1], expected=pulka.version))
     before = rows(repo)
-    for write in (lambda: deals.add_deal(repo.pulkas, pulka.uid, SOCHI_FILE.deals[2], expected=pulka.version),
-                  lambda: deals.undo(repo.pulkas, pulka.uid, expected=pulka.version),
-                  lambda: deals.delete_deal(repo.pulkas, pulka.uid, 1, expected=pulka.version),
-                  lambda: deals.edit_deal(repo.pulkas, pulka.uid, 1, SOCHI_FILE.deals[0], expected=pulka.version),
-                  lambda: pulkas.change_settings(repo.pulkas, pulka.uid, ABC, expected=pulka.version)):
+    for write in (lambda: deals.add_deal(repo.pulkas, EnterDeal(pulka.uid, SOCHI_FILE.deals[2], expected=pulka.version)),
+                  lambda: deals.undo(repo.pulkas, UndoDeal(pulka.uid, expected=pulka.version)),
+                  lambda: deals.delete_deal(repo.pulkas, DeleteDeal(pulka.uid, 1, expected=pulka.version)),
+                  lambda: deals.edit_deal(repo.pulkas, EditDeal(pulka.uid, 1, SOCHI_FILE.deals[0], expected=pulka.version)),
+                  lambda: pulkas.change_settings(repo.pulkas, ChangeSettings(pulka.uid, ABC, expected=pulka.version))):
         with pytest.raises(VersionConflict):
             write()
     assert rows(repo) == before
@@ -100,12 +101,12 @@ def test_edit_and_delete_that_break_a_later_deal_name_it(repo, owner):
     before = rows(repo)
     raspasy = file.deals[1]
     with pytest.raises(DealRefused) as refused:
-        deals.edit_deal(repo.pulkas, pulka.uid, 3, raspasy)
+        deals.edit_deal(repo.pulkas, EditDeal(pulka.uid, 3, raspasy))
     assert (refused.value.code, refused.value.deal, refused.value.general) == ("raspasy_exit", 4, True)
     assert refused.value.message.startswith("This change to deal 3 would make deal 4 invalid (deal 4: after 3 raspasy")
     # Deleting the game of deal 3 leaves 6♠ right after two raspasy: the message numbers it as people see it.
     with pytest.raises(DealRefused) as refused:
-        deals.delete_deal(repo.pulkas, pulka.uid, 3)
+        deals.delete_deal(repo.pulkas, DeleteDeal(pulka.uid, 3))
     assert (refused.value.code, refused.value.deal) == ("raspasy_exit", 4)
     assert refused.value.message.startswith("Deleting deal 3 would make deal 4 invalid (deal 4: after 2 raspasy")
     assert rows(repo) == before
@@ -118,7 +119,7 @@ def test_delete_renumbers_the_later_deals(repo, owner):
                                       {"type": "raspasy", "tricks": {"A": 2, "B": 4, "C": 4}},
                                       {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}]})
     pulka = pulkas.import_pulka(repo.pulkas, owner, file)
-    after = deals.delete_deal(repo.pulkas, pulka.uid, 1)
+    after = deals.delete_deal(repo.pulkas, DeleteDeal(pulka.uid, 1))
     assert after.deals == file.deals[1:] and after.version == pulka.version + 1
     stored = pulkas.get_pulka(repo.pulkas, pulka.uid)
     assert stored.deals == file.deals[1:]
@@ -128,12 +129,12 @@ def test_delete_renumbers_the_later_deals(repo, owner):
 
 def test_undo_takes_the_last_deal_back(repo, owner):
     pulka = sochi(repo, owner, 2)
-    pulka = deals.undo(repo.pulkas, pulka.uid)
+    pulka = deals.undo(repo.pulkas, UndoDeal(pulka.uid))
     assert pulka.deals == SOCHI_FILE.deals[:1]
-    pulka = deals.undo(repo.pulkas, pulka.uid)
+    pulka = deals.undo(repo.pulkas, UndoDeal(pulka.uid))
     before = rows(repo)
     with pytest.raises(NothingToUndo):
-        deals.undo(repo.pulkas, pulka.uid)
+        deals.undo(repo.pulkas, UndoDeal(pulka.uid))
     assert rows(repo) == before
 
 
@@ -141,18 +142,18 @@ def test_settings_are_frozen_by_the_first_deal(repo, owner):
     pulka = pulkas.create_pulka(repo.pulkas, owner, ABC)
     four = read_settings({"players": ["A", "B", "C", "D"], "first_dealer": "D", "rules": {"preset": "rostov"}},
                          pulka.settings)
-    pulka = pulkas.change_settings(repo.pulkas, pulka.uid, four)
+    pulka = pulkas.change_settings(repo.pulkas, ChangeSettings(pulka.uid, four))
     assert (pulka.players, pulka.first_dealer, pulka.rules) == (("A", "B", "C", "D"), 3, Rules.of("rostov"))
     assert pulkas.get_pulka(repo.pulkas, pulka.uid).players == ("A", "B", "C", "D")
     raspasy = pulyafile.read_deal({"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}},
                                   {"A": 0, "B": 1, "C": 2, "D": 3}, 1)[0]
-    pulka = deals.add_deal(repo.pulkas, pulka.uid, raspasy)
+    pulka = deals.add_deal(repo.pulkas, EnterDeal(pulka.uid, raspasy))
     before = rows(repo)
     with pytest.raises(RulesFrozen):
-        pulkas.change_settings(repo.pulkas, pulka.uid, read_settings({"rules": {"preset": "sochi"}}, pulka.settings))
+        pulkas.change_settings(repo.pulkas, ChangeSettings(pulka.uid, read_settings({"rules": {"preset": "sochi"}}, pulka.settings)))
     assert rows(repo) == before
-    renamed = pulkas.change_settings(repo.pulkas, pulka.uid, read_settings({"name": "Late", "currency": "€"},
-                                                                      pulka.settings))
+    renamed = pulkas.change_settings(repo.pulkas, ChangeSettings(pulka.uid, read_settings({"name": "Late", "currency": "€"},
+                                                                      pulka.settings)))
     assert (renamed.name, renamed.currency, renamed.deals) == ("Late", "€", pulka.deals)
 
 
@@ -182,12 +183,12 @@ def test_import_a_file(repo, owner):
 
 def test_unknown_pulkas_and_deals(repo, owner):
     pulka = sochi(repo, owner, 1)
-    for call in (lambda: pulkas.get_pulka(repo.pulkas, "nope"), lambda: deals.undo(repo.pulkas, "nope"),
-                 lambda: deals.add_deal(repo.pulkas, "nope", SOCHI_FILE.deals[0]),
+    for call in (lambda: pulkas.get_pulka(repo.pulkas, "nope"), lambda: deals.undo(repo.pulkas, UndoDeal("nope")),
+                 lambda: deals.add_deal(repo.pulkas, EnterDeal("nope", SOCHI_FILE.deals[0])),
                  lambda: pulkas.delete_pulka(repo.pulkas, "nope"),
-                 lambda: deals.edit_deal(repo.pulkas, pulka.uid, 2, SOCHI_FILE.deals[0]),
-                 lambda: deals.delete_deal(repo.pulkas, pulka.uid, 0),
-                 lambda: deals.delete_deal(repo.pulkas, pulka.uid, 2)):
+                 lambda: deals.edit_deal(repo.pulkas, EditDeal(pulka.uid, 2, SOCHI_FILE.deals[0])),
+                 lambda: deals.delete_deal(repo.pulkas, DeleteDeal(pulka.uid, 0)),
+                 lambda: deals.delete_deal(repo.pulkas, DeleteDeal(pulka.uid, 2))):
         with pytest.raises(NotFound):
             call()
     pulkas.delete_pulka(repo.pulkas, pulka.uid)
@@ -223,13 +224,13 @@ def test_a_kept_sheet_is_a_pulka_going_on_from_it(repo, owner):
     deal, _ = pulyafile.read_deal({"type": "game", "declarer": "A", "contract": "6S",
                                    "whist": {"B": "pass", "C": "pass"}}, {"A": 0, "B": 1, "C": 2}, 1)
     with pytest.raises(PulkaFrozen):
-        deals.add_deal(repo.pulkas, kept.uid, deal)
+        deals.add_deal(repo.pulkas, EnterDeal(kept.uid, deal))
     results.reopen(repo.pulkas, kept.uid, "anna")
-    played = deals.add_deal(repo.pulkas, kept.uid, deal)
+    played = deals.add_deal(repo.pulkas, EnterDeal(kept.uid, deal))
     assert played.sheet.pulya == (20, 12, 0) and played.sheet.whists[0][1] == 20
     assert repo.pulkas.get(kept.uid).opening == sheet.sheet
     # renaming a player keeps the opening; seating a fourth does not fit it
-    renamed = pulkas.change_settings(repo.pulkas, kept.uid, read_settings({"name": "Paper"}, kept.settings))
+    renamed = pulkas.change_settings(repo.pulkas, ChangeSettings(kept.uid, read_settings({"name": "Paper"}, kept.settings)))
     assert renamed.opening == sheet.sheet
     with pytest.raises(SettingsInvalid):
         read_settings({"players": ["A", "B", "C", "D"]}, kept.settings)

@@ -14,7 +14,8 @@ from sqlalchemy import text, update
 
 from scorekeeper.engine import Rules
 from scorekeeper.files.pulyafile import read_deal
-from scorekeeper.web.domain.idempotency import Answer, Once
+from scorekeeper.web.domain.deals import EnterDeal
+from scorekeeper.web.domain.idempotency import Answer, Key
 from scorekeeper.web.domain.pulkas import Settings
 from scorekeeper.web.services import deals, pulkas
 from scorekeeper.web.store.keys import KeyStore
@@ -145,12 +146,18 @@ def test_the_key_is_stored_with_the_write_or_not_at_all(repo, owner):
     def cannot_answer(saved):
         raise RuntimeError("the answer could not be built")
 
-    with pytest.raises(RuntimeError):
-        deals.add_deal(repo.pulkas, pulka.uid, deal, once=Once("account:1", "POST /deals", "k-1", "f", cannot_answer))
+    key = Key("account:1", "POST /deals", "k-1", "f")
+    with pytest.raises(RuntimeError), repo.unit() as unit:  # as the edge makes a write: edge.idempotency.write
+        saved = deals.add_deal(unit.pulkas, EnterDeal(pulka.uid, deal))
+        unit.remember(key, cannot_answer(saved))
+        unit.commit()
     assert rows(repo) == before  # neither the deal nor the key
-    once = Once("account:1", "POST /deals", "k-1", "f", lambda saved: Answer(201, str(len(saved.deals))))
-    deals.add_deal(repo.pulkas, pulka.uid, deal, once=once)
-    assert once.given == Answer(201, "1") == repo.keys.answered(once)
+    with repo.unit() as unit:
+        saved = deals.add_deal(unit.pulkas, EnterDeal(pulka.uid, deal))
+        given = Answer(201, str(len(saved.deals)))
+        unit.remember(key, given)
+        unit.commit()
+    assert given == Answer(201, "1") == repo.keys.answered(key)
     assert len(repo.pulkas.get(pulka.uid).deals) == 1
 
 

@@ -9,6 +9,7 @@ import time
 import pytest
 from sqlalchemy import create_engine, text
 
+from scorekeeper.web.domain.deals import EnterDeal
 from scorekeeper.engine import Rules
 from scorekeeper.web.domain.pulkas import Settings, Stamp
 from scorekeeper.web.domain.reading import read_deal
@@ -112,13 +113,13 @@ def test_a_write_on_a_version_known_gone_is_refused_without_a_transaction(databa
     owner = store.accounts.create_account("owner", "not a real hash").id
     pulka = pulkas.create_pulka(store.pulkas, owner, Settings("t", "", ("A", "B", "C"), 0, Rules.of("sochi")))
     deal = read_deal(RASPASY, pulka.players, 1)
-    deals.add_deal(store.pulkas, pulka.uid, deal, expected=1)
+    deals.add_deal(store.pulkas, EnterDeal(pulka.uid, deal, expected=1))
     _until(lambda: store.watch.stamp(pulka.uid) is not None)
     sent = store.db.statements()
     with pytest.raises(VersionConflict):
-        deals.add_deal(store.pulkas, pulka.uid, deal, expected=1)
+        deals.add_deal(store.pulkas, EnterDeal(pulka.uid, deal, expected=1))
     assert store.db.statements() == sent  # refused from memory
-    deals.add_deal(store.pulkas, pulka.uid, deal, expected=2)
+    deals.add_deal(store.pulkas, EnterDeal(pulka.uid, deal, expected=2))
     written = store.db.statements() - sent
     assert written == (3 if database_url.startswith("postgresql") else 4)  # bump (and count), deal, last change
     assert store.pulkas.stamp(pulka.uid).version == 3
