@@ -11,18 +11,18 @@ from fractions import Fraction
 from typing import Generic
 
 from .figures import HeadToHead, PlayerStats
-from .records import Day, Filter, Key, Record, in_order
+from .records import Day, Filter, Who, Record, in_order
 
 
 @dataclass(frozen=True)
-class PulkaLine(Generic[Key]):
+class PulkaLine(Generic[Who]):
     """One counted pulka of a player, as his list of results shows it."""
 
-    record: Record[Key]
+    record: Record[Who]
     seat: int
 
     @property
-    def mates(self) -> tuple[Key, ...]:
+    def mates(self) -> tuple[Who, ...]:
         return tuple(p for i, p in enumerate(self.record.players) if i != self.seat)
 
     @property
@@ -37,15 +37,15 @@ class PulkaLine(Generic[Key]):
     def money(self) -> Decimal:
         return self.record.money[self.seat]
 
-    def against(self, opponent: Key) -> Fraction:
+    def against(self, opponent: Who) -> Fraction:
         """What he won from `opponent` in this pulka (pairwise, pulya term included)."""
         return self.record.pairwise[self.seat][self.record.seat(opponent)]
 
 
-def pulka_lines(player: Key, records: Iterable[Record[Key]], filter: Filter[Key] | None = None
-                ) -> tuple[PulkaLine[Key], ...]:
+def pulka_lines(player: Who, records: Iterable[Record[Who]], filter: Filter[Who] | None = None
+                ) -> tuple[PulkaLine[Who], ...]:
     """`player`'s counted pulkas, the latest first (pulkas of one date: the later given first)."""
-    f: Filter[Key] = filter or Filter()
+    f: Filter[Who] = filter or Filter()
     counted = [PulkaLine(r, r.seat(player)) for r in in_order(records) if f.admits(r, player)]
     return tuple(reversed(counted))
 
@@ -63,7 +63,7 @@ class Career:
     longest: int  # his longest run of won pulkas
 
 
-def career(lines: Sequence[PulkaLine[Key]]) -> Career:
+def career(lines: Sequence[PulkaLine[Who]]) -> Career:
     signs = [(line.net > 0) - (line.net < 0) for line in lines]
     run = next((i for i, sign in enumerate(signs) if sign != signs[0]), len(signs)) if signs else 0
     longest = best = 0
@@ -77,17 +77,17 @@ def career(lines: Sequence[PulkaLine[Key]]) -> Career:
 
 
 @dataclass(frozen=True)
-class Rivals(Generic[Key]):
+class Rivals(Generic[Who]):
     """From `floor` shared pulkas on: the rival, with whom he shared the most; the nemesis, who won from him
     (pairwise) in the most shared pulkas: counts, never whists, so presets are not added together."""
 
-    rival: HeadToHead[Key] | None
-    nemesis: Key | None
+    rival: HeadToHead[Who] | None
+    nemesis: Who | None
     beaten: int  # in how many of the shared pulkas the nemesis won from him
     shared: int  # how many pulkas they shared
 
 
-def rivals(stats: PlayerStats[Key], lines: Sequence[PulkaLine[Key]], floor: int) -> Rivals[Key]:
+def rivals(stats: PlayerStats[Who], lines: Sequence[PulkaLine[Who]], floor: int) -> Rivals[Who]:
     above = [h for h in stats.head_to_head if h.pulkas >= floor]
     beaten = Counter(other for line in lines for other in line.record.players if line.against(other) < 0)
     worst = max(above, key=lambda h: (beaten[h.opponent], h.pulkas), default=None)  # ties: the first listed

@@ -10,7 +10,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Generic
 
-from .records import Day, Filter, Key, Record, in_order
+from .records import Day, Filter, Who, Record, in_order
 from .roles import Roles
 
 # One counted pulka, or many, per preset (whists) or per currency (money).
@@ -19,24 +19,24 @@ Money = Mapping[str, Decimal]
 
 
 @dataclass(frozen=True)
-class HeadToHead(Generic[Key]):
-    opponent: Key
+class HeadToHead(Generic[Who]):
+    opponent: Who
     pulkas: int  # counted pulkas both sat in
     net: Whists  # Σ pairwise[player][opponent] over them: what he won from the opponent
 
 
 @dataclass(frozen=True)
-class PlayerStats(Generic[Key]):
+class PlayerStats(Generic[Who]):
     """One player's figures over the pulkas that count for him (CLUB.md §2)."""
 
-    player: Key
+    player: Who
     pulkas: int
     won: int  # pulkas with his balance above 0
     lost: int  # below 0
     net: Whists
     money: Money
     roles: Roles
-    head_to_head: tuple[HeadToHead[Key], ...]  # most pulkas shared first; ties: the first shared first
+    head_to_head: tuple[HeadToHead[Who], ...]  # most pulkas shared first; ties: the first shared first
 
     @property
     def deals(self) -> int:
@@ -47,15 +47,15 @@ def _add(sums: dict[str, Any], key: str, value: Any) -> None:
     sums[key] = sums[key] + value if key in sums else value
 
 
-def player_stats(player: Key, records: Iterable[Record[Key]], filter: Filter[Key] | None = None) -> PlayerStats[Key]:
+def player_stats(player: Who, records: Iterable[Record[Who]], filter: Filter[Who] | None = None) -> PlayerStats[Who]:
     """`player`'s figures over the records `filter` admits for him (all his finished ones by default)."""
-    f: Filter[Key] = filter or Filter()
+    f: Filter[Who] = filter or Filter()
     pulkas = won = lost = 0
     net: dict[str, Fraction] = {}
     money: dict[str, Decimal] = {}
     total = Roles()
-    shared: dict[Key, int] = {}
-    against: dict[Key, dict[str, Fraction]] = {}
+    shared: dict[Who, int] = {}
+    against: dict[Who, dict[str, Fraction]] = {}
     for record in records:
         if not f.admits(record, player):
             continue
@@ -75,10 +75,10 @@ def player_stats(player: Key, records: Iterable[Record[Key]], filter: Filter[Key
 
 
 @dataclass(frozen=True)
-class PlayerStanding(Generic[Key]):
+class PlayerStanding(Generic[Who]):
     """One player's line of a standings table, per preset and per currency."""
 
-    player: Key
+    player: Who
     pulkas: int
     won: int
     lost: int
@@ -100,11 +100,11 @@ class PlayerStanding(Generic[Key]):
         return {preset: net / self.deals_in[preset] for preset, net in self.net.items() if self.deals_in[preset]}
 
 
-def standings(records: Iterable[Record[Key]], filter: Filter[Key] | None = None,
-              floor: int = 0) -> tuple[PlayerStanding[Key], ...]:
+def standings(records: Iterable[Record[Who]], filter: Filter[Who] | None = None,
+              floor: int = 0) -> tuple[PlayerStanding[Who], ...]:
     """A line for each player of the records `filter` admits, in the order they first appear; provisional
     under `floor` pulkas."""
-    f: Filter[Key] = filter or Filter()
+    f: Filter[Who] = filter or Filter()
     counted = [record for record in records if f.admits(record)]
     players = dict.fromkeys(player for record in counted for player in record.players)
     lines = []
@@ -147,17 +147,17 @@ def _running(points: Iterable[tuple[str, Day, Any]]) -> dict[str, tuple[tuple[Da
     return {key: tuple(line) for key, line in lines.items()}
 
 
-def running(player: Key, records: Iterable[Record[Key]], filter: Filter[Key] | None = None) -> Running:
+def running(player: Who, records: Iterable[Record[Who]], filter: Filter[Who] | None = None) -> Running:
     """`player`'s cumulative net per preset and money per currency, after each pulka that counts for him."""
-    f: Filter[Key] = filter or Filter()
+    f: Filter[Who] = filter or Filter()
     counted = [(record, record.seat(player)) for record in in_order(records) if f.admits(record, player)]
     return Running(_running((r.preset, r.started, r.net[seat]) for r, seat in counted),
                    _running((r.currency, r.started, r.money[seat]) for r, seat in counted))
 
 
-def running_pair(a: Key, b: Key, records: Iterable[Record[Key]],
-                 filter: Filter[Key] | None = None) -> Mapping[str, Chart]:
+def running_pair(a: Who, b: Who, records: Iterable[Record[Who]],
+                 filter: Filter[Who] | None = None) -> Mapping[str, Chart]:
     """What `a` has won from `b`, cumulated per preset, after each pulka counted for `a` that `b` sat in."""
-    f: Filter[Key] = filter or Filter()
+    f: Filter[Who] = filter or Filter()
     return _running((r.preset, r.started, r.pairwise[r.seat(a)][r.seat(b)]) for r in in_order(records)
                     if f.admits(r, a) and b in r.players and a != b)

@@ -15,7 +15,7 @@ from .pulka import Replay
 from .roles import Roles, roles
 from .settlement import Settlement, settle
 
-Key = TypeVar("Key", bound=Hashable)
+Who = TypeVar("Who", bound=Hashable)  # a player: a seat, a name or an id
 
 
 class Day(Protocol):
@@ -28,14 +28,14 @@ class Day(Protocol):
 
 
 @dataclass(frozen=True)
-class Record(Generic[Key]):
+class Record(Generic[Who]):
     """What the figures need of one pulka, by seat: stored when it is frozen, never worked out again."""
 
     preset: str  # the preset it was created with
     currency: str
     started: Day  # its own local date
     finished: bool  # finished (rules.md §8.1) or closed by hand
-    players: tuple[Key, ...]
+    players: tuple[Who, ...]
     net: tuple[Fraction, ...]  # exact whists (rules.md §15)
     money: tuple[Decimal, ...]  # cents
     pairwise: tuple[tuple[Fraction, ...], ...]  # [i][j]: what i wins from j, in whists
@@ -44,20 +44,20 @@ class Record(Generic[Key]):
     minutes: int = 0  # how long it was played: from its start to its last deal
 
     @classmethod
-    def of(cls, players: Sequence[Key], replay: Replay, started: Day, currency: str, closed: bool = False,
-           settlement: Settlement | None = None, pulka: str = "", minutes: int = 0) -> Record[Key]:
+    def of(cls, players: Sequence[Who], replay: Replay, started: Day, currency: str, closed: bool = False,
+           settlement: Settlement | None = None, pulka: str = "", minutes: int = 0) -> Record[Who]:
         """The record of a replayed pulka (`settlement`, if already made, its settlement); `closed` when the
         owner ended it early."""
         s = settlement or settle(replay.sheet, replay.rules)
         return cls(replay.rules.preset.value, currency, started, replay.finished or closed, tuple(players),
                    s.net, s.money, s.pairwise, roles(replay), pulka, minutes)
 
-    def seat(self, player: Key) -> int:
+    def seat(self, player: Who) -> int:
         return self.players.index(player)
 
 
 @dataclass(frozen=True)
-class Filter(Generic[Key]):
+class Filter(Generic[Who]):
     """Which pulkas count (CLUB.md §1): the same on every page, call and file."""
 
     start: Day | None = None  # inclusive, on `Record.started`; None: open
@@ -65,10 +65,10 @@ class Filter(Generic[Key]):
     preset: str | None = None
     players: int | None = None  # 3 or 4
     currency: str | None = None
-    with_: frozenset[Key] = frozenset()  # only pulkas every one of them sat in
+    with_: frozenset[Who] = frozenset()  # only pulkas every one of them sat in
     unfinished: bool = False  # count unfinished pulkas too, not only finished or closed ones
 
-    def admits(self, record: Record[Key], player: Key | None = None) -> bool:
+    def admits(self, record: Record[Who], player: Who | None = None) -> bool:
         """Whether `record` counts, for `player` when given (he sat in it)."""
         return ((self.unfinished or record.finished)
                 and (self.start is None or self.start <= record.started)
@@ -80,12 +80,12 @@ class Filter(Generic[Key]):
                 and (player is None or player in record.players))
 
 
-def in_order(records: Iterable[Record[Key]]) -> list[Record[Key]]:
+def in_order(records: Iterable[Record[Who]]) -> list[Record[Who]]:
     """By date; pulkas of one date in the order given."""
     return sorted(records, key=lambda record: record.started)
 
 
-def merged(records: Iterable[Record[Key]], into: Key, gone: Key) -> tuple[Record[Key], ...]:
+def merged(records: Iterable[Record[Who]], into: Who, gone: Who) -> tuple[Record[Who], ...]:
     """The records with player `gone` become `into`'s (two spellings of one player); ValueError when both sat
     in one pulka, as one player cannot have two seats."""
     out = []
