@@ -1,8 +1,8 @@
 """An independent reference scorer for `pulya/1` pulkas.
 
-Written from /work/shared/rules.md (§14 parameters, §15 settlement; §1-§10 for
-explanation) and /work/shared/FORMAT.md only - it does not look at the
-production engine's scoring code. It is deliberately plain: one function per
+Written from docs/rules.md (§14 parameters, §15 settlement; §1-§10 for
+explanation) and docs/files.md only - it does not look at the production
+engine's scoring code. It is deliberately plain: one function per
 kind of deal, exact Fractions everywhere, no cleverness.
 
 Input: an already valid `pulya/1` dict. Output: a dict shaped like the
@@ -45,7 +45,7 @@ Readings of places where the documents leave room (each marked READING below):
   the helper. Each is filled up to pulya_size; the rest is written off the
   helper's gora (writeoff_gora_per_point per point).
 * READING money: §15 says money = Net × whist_price from the exact Net (not
-  from the rounded balance); FORMAT.md's "balance × whist_price" is read as a
+  from the rounded balance); docs/files.md's "balance × whist_price" is read as a
   description, and §15 (normative) wins.
 """
 
