@@ -109,6 +109,16 @@ def test_the_documents_keep_the_sections_the_code_cites_most() -> None:
     assert {"1.3", "1.4", "1.5", "3.3"} <= sections("sheet.md")
 
 
+# A path docs/ names in backquotes, in one of the repository's own folders: `scorekeeper/engine/rules.py`.
+NAMED_PATH = re.compile(r"`((?:" + "|".join(re.escape(f) for f in FOLDERS if f != ".ci") + r")/[\w./-]*)`")
+
+
+def test_the_documents_name_only_paths_that_exist() -> None:
+    found = [f"{path.relative_to(ROOT)}: {named}" for path in sorted(DOCS.glob("*.md"))
+             for named in NAMED_PATH.findall(text(path)) if not (ROOT / named).exists()]
+    assert not found, "\n".join(found)
+
+
 @pytest.mark.parametrize("line, expected", [
     (" §3–§8", ["3", "4", "5", "6", "7", "8"]),
     (" §1-2", ["1", "2"]),
