@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/ledger.py [--players 12 16 20] [--repeat 5] [--seed 1]
 
 For each count of players with open balances, two kinds of balances: random cents (few groups of players
-settle among themselves) and whole multiples of 10 (cash rounded to 10 ₽, rules.md §15: many do, and
+settle among themselves) and whole multiples of 10 (cash rounded to 10 ₽, docs/rules.md §15: many do, and
 opposite pairs are matched before the DP). Prints the best of `repeat` for each, next to the greedy rule
 (largest debtor pays largest creditor) and the payments each takes.
 Goal: 12 players well under 200 ms.

@@ -24,7 +24,7 @@ def test_human_output_shows_sheet_balances_and_transfers():
     done = run("replay", str(EXAMPLES))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    # rules.md §10, Ex 10 and Ex 11
+    # docs/rules.md §10, Ex 10 and Ex 11
     assert any(line.split()[:3] == ["B", "10", "39"] for line in lines)
     assert "The pulka is finished." in done.stdout
     assert "B pays A 107.33" in done.stdout
@@ -107,7 +107,7 @@ def test_an_unreadable_path_with_braces_stays_one_line(tmp_path):
     assert "{0}.json" in done.stderr and "Traceback" not in done.stderr
 
 
-# -- settle: a paper sheet (FORMAT.md §4) ------------------------------------------
+# -- settle: a paper sheet (docs/files.md §4) ------------------------------------------
 
 PAPER = {"format": "pulya-sheet/1", "players": ["Аня", "Борис", "Вера"], "rules": {"preset": "sochi", "whist_price": 0.5},
          "pulya": {"Аня": 20, "Борис": 14, "Вера": 20}, "gora": {"Аня": 42, "Борис": 96, "Вера": 132},

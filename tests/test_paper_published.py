@@ -1,4 +1,4 @@
-"""Sheets settled in published sources, read as `pulya-sheet/1` files (FORMAT.md §4) and settled (rules.md §9,
+"""Sheets settled in published sources, read as `pulya-sheet/1` files (docs/files.md §4) and settled (docs/rules.md §9,
 §15): other calculators' tests, two pages of rules and the Кодекс (tests/data/paper_published.json: where each
 comes from, what it says, and why the exact answer differs where it does: cut to whole whists, ÷(n − 1), the
 pulya left out, the whists' sign lost)."""

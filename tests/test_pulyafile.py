@@ -1,4 +1,4 @@
-"""scorekeeper/pulyafile.py: the pulya/1 file as FORMAT.md §1 and §3 describe it."""
+"""scorekeeper/pulyafile.py: the pulya/1 file as docs/files.md §1 and §3 describe it."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_rules_problems_are_reported_on_the_rules_field(rules, code, field):
 
 
 def test_halves_are_json_numbers():
-    # rules.md §14: q1_responsible split makes halves, kept exact as JSON numbers such as 1.5.
+    # docs/rules.md §14: q1_responsible split makes halves, kept exact as JSON numbers such as 1.5.
     # Rostov 8 made, both whisters took nothing: the short trick costs 0.5 × 6 = 3, split 1.5 each
     data = pulka(rules={"preset": "rostov", "q1_responsible": "split"}, first_dealer="C", deals=[
         {"type": "game", "declarer": "A", "contract": "8H", "whist": {"B": "whist", "C": "whist"},
@@ -43,7 +43,7 @@ def test_halves_are_json_numbers():
     assert gora == {"A": 0, "B": 1.5, "C": 1.5} and json.dumps(gora) == '{"A": 0, "B": 1.5, "C": 1.5}'
 
 
-# ---- name, currency, started: describing the pulka, not scored (FORMAT.md §1)
+# ---- name, currency, started: describing the pulka, not scored (docs/files.md §1)
 
 DESCRIBED = {"name": "Friday at Vera's", "currency": "₽", "started": "2026-11-29T19:30:00+03:00"}
 DEALS = [{"type": "raspasy", "tricks": {"A": 0, "B": 4, "C": 6}},
@@ -93,7 +93,7 @@ def test_written_when_set_and_read_back():
 
 
 def test_the_result_settles_with_the_amnesty_and_the_pairwise_table():
-    """rules.md §10's Sochi example (FORMAT.md §2, §4): the smallest gora is 6; A wins 142 from B and 121⅓
+    """docs/rules.md §10's Sochi example (docs/files.md §2, §4): the smallest gora is 6; A wins 142 from B and 121⅓
     from C; the table is antisymmetric and each row sums to its player's balance."""
     from pathlib import Path
 

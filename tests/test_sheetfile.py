@@ -1,4 +1,4 @@
-"""scorekeeper/sheetfile.py and the `opening` of pulyafile: the paper sheet's file as FORMAT.md §4 and §5
+"""scorekeeper/sheetfile.py and the `opening` of pulyafile: the paper sheet's file as docs/files.md §4 and §5
 describe them."""
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def test_every_value_is_checked_on_its_field(changes, expected):
 
 
 def test_the_first_code_in_the_order_wins():
-    # bad_number before self_whists before unknown_player (FORMAT.md §5)
+    # bad_number before self_whists before unknown_player (docs/files.md §5)
     data = sheet(gora={"Аня": 42, "Борис": 96, "Вера": 132, "Гена": 1}, whists={"Аня": {"Аня": 0, "Вера": -1}})
     assert error(data) == ("bad_number", "whists.Аня.Вера")
     assert error(sheet(gora={"Аня": 42, "Борис": 96, "Вера": 132, "Гена": 1}, whists={"Вера": {"Вера": 1}})) == \
@@ -140,7 +140,7 @@ def test_a_sheet_is_written_back_as_it_was_read():
     assert again == paper
 
 
-# -- the opening of a pulya/1 pulka (FORMAT.md §5) -------------------------------
+# -- the opening of a pulya/1 pulka (docs/files.md §5) -------------------------------
 
 OPENING = {"pulya": {"Аня": 20, "Борис": 10, "Вера": 0}, "gora": {"Аня": 4, "Борис": 30},
            "whists": {"Аня": {"Борис": 48}}}

@@ -3,7 +3,7 @@
 texts       a text a player reads: a declared template and its values, in English or translated
 problems    problem codes and messages, the error a refused deal raises
 contracts   the ladder, prices, obligations
-rules       every parameter of rules.md §14 and the three presets
+rules       every parameter of docs/rules.md §14 and the three presets
 deals       a deal as entered, and who sits where in it
 sheet       the sheet at one moment and what follows from it for the next deal
 validation  every problem of a deal at a given sheet

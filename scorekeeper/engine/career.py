@@ -1,5 +1,5 @@
 """A player's career over his counted pulkas: his list of results, his evenings and runs, his rival and his
-nemesis (CLUB.md §2)."""
+nemesis (docs/club.md §2)."""
 
 from __future__ import annotations
 

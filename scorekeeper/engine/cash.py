@@ -1,6 +1,6 @@
 """Settling in cash: the money of a settlement rounded to a unit the table pays in (1 ₽, 10 ₽, 0.50 €),
 still summing to exactly zero. Each amount goes down to a multiple of the unit, and the units missing from
-the sum go to the largest remainders (ties to the earlier seat), as rules.md §15 spreads the cents."""
+the sum go to the largest remainders (ties to the earlier seat), as docs/rules.md §15 spreads the cents."""
 
 from __future__ import annotations
 

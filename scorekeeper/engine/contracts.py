@@ -1,4 +1,4 @@
-"""The contract ladder: levels, strains, prices and the defenders' obligation (rules.md §1.2, W2)."""
+"""The contract ladder: levels, strains, prices and the defenders' obligation (docs/rules.md §1.2, W2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A player's figures over the pulkas that count (CLUB.md §2): his sums, a standings table, his running
+"""A player's figures over the pulkas that count (docs/club.md §2): his sums, a standings table, his running
 totals for a chart. Sums are exact (Fractions of whists, Decimals of money) and kept per preset and per
 currency: a Leningrad whist is not a Sochi whist, and a rouble is not a euro."""
 
@@ -27,7 +27,7 @@ class HeadToHead(Generic[Who]):
 
 @dataclass(frozen=True)
 class PlayerStats(Generic[Who]):
-    """One player's figures over the pulkas that count for him (CLUB.md §2)."""
+    """One player's figures over the pulkas that count for him (docs/club.md §2)."""
 
     player: Who
     pulkas: int

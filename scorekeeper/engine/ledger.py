@@ -1,6 +1,6 @@
-"""The club ledger's arithmetic (CLUB.md §3): debts carried from one evening to the next, in one currency.
+"""The club ledger's arithmetic (docs/club.md §3): debts carried from one evening to the next, in one currency.
 
-An obligation is a transfer of a frozen pulka (rules.md §15); a payment is a row of its own, never edited,
+An obligation is a transfer of a frozen pulka (docs/rules.md §15); a payment is a row of its own, never edited,
 and taking one back is a further row, its reversal. Everything shown — balances, what is paid on an
 obligation, who owes whom — is derived from the rows each time. Amounts are whole cents (Decimal).
 
@@ -59,7 +59,7 @@ def _decimal(cents: int) -> Decimal:
 
 @dataclass(frozen=True)
 class Obligation(Generic[K, I]):
-    """`debtor` owes `creditor` `amount` (CLUB.md's `from` and `to`)."""
+    """`debtor` owes `creditor` `amount` (docs/club.md's `from` and `to`)."""
     id: I
     pulka: I
     debtor: K
@@ -219,7 +219,7 @@ def settle_up(balances: Mapping[K, Decimal], unit: Decimal | None = None) -> Set
     and what the rounding moved (less than a unit each) stays owed.
 
     Payments join players into groups, each summing to 0, and a group of g takes at least g − 1 of them, as
-    g − 1 do (the largest debtor pays the largest creditor, rules.md §15, ≤ g − 1 times): so the fewest are
+    g − 1 do (the largest debtor pays the largest creditor, docs/rules.md §15, ≤ g − 1 times): so the fewest are
     n − the most disjoint zero-sum groups of the n nonzero balances.
     The greedy rule alone is not minimal: +4 +3 +3 −6 −4 take it 4 payments, {+4 −4} {+3 +3 −6} three.
     """

@@ -1,7 +1,7 @@
-"""A sheet kept on paper: the totals a table wrote, settled as the app settles its own pulkas (rules.md §9, §15).
+"""A sheet kept on paper: the totals a table wrote, settled as the app settles its own pulkas (docs/rules.md §9, §15).
 
 A paper sheet is a `Sheet` with no deals behind it. It is settled by the one `settle`, so its
-settlement is, by construction, that of a replay going on from it with no deal (FORMAT.md §5);
+settlement is, by construction, that of a replay going on from it with no deal (docs/files.md §5);
 what this module adds is the hand check a player does at the table, step by step.
 """
 

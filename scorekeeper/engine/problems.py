@@ -16,7 +16,7 @@ from .texts import Text
 
 
 class Code(StrEnum):
-    """Problem codes, in the order FORMAT.md §3 ranks them (earlier wins), with §5's placed where it puts them."""
+    """Problem codes, in the order docs/files.md §3 ranks them (earlier wins), with §5's placed where it puts them."""
 
     BAD_JSON = "bad_json"
     BAD_FORMAT = "bad_format"

@@ -1,4 +1,4 @@
-"""The pulkas that count (CLUB.md §1): a `Record` keeps what the figures need of one pulka, stored when it
+"""The pulkas that count (docs/club.md §1): a `Record` keeps what the figures need of one pulka, stored when it
 is frozen and never worked out again, and a `Filter` says which records count, the same on every page, call
 and file. Players are opaque keys (the web layer's ids)."""
 
@@ -34,9 +34,9 @@ class Record(Generic[Who]):
     preset: str  # the preset it was created with
     currency: str
     started: Day  # its own local date
-    finished: bool  # finished (rules.md §8.1) or closed by hand
+    finished: bool  # finished (docs/rules.md §8.1) or closed by hand
     players: tuple[Who, ...]
-    net: tuple[Fraction, ...]  # exact whists (rules.md §15)
+    net: tuple[Fraction, ...]  # exact whists (docs/rules.md §15)
     money: tuple[Decimal, ...]  # cents
     pairwise: tuple[tuple[Fraction, ...], ...]  # [i][j]: what i wins from j, in whists
     roles: tuple[Roles, ...]
@@ -58,7 +58,7 @@ class Record(Generic[Who]):
 
 @dataclass(frozen=True)
 class Filter(Generic[Who]):
-    """Which pulkas count (CLUB.md §1): the same on every page, call and file."""
+    """Which pulkas count (docs/club.md §1): the same on every page, call and file."""
 
     start: Day | None = None  # inclusive, on `Record.started`; None: open
     end: Day | None = None  # inclusive

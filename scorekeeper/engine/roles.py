@@ -1,4 +1,4 @@
-"""One player's deals counted by role (CLUB.md §2): as declarer at each level, at misère, as a defender by his
+"""One player's deals counted by role (docs/club.md §2): as declarer at each level, at misère, as a defender by his
 word, at raspasy; and what each seat did in each deal, with what the deal moved his balance by. Counted when
 a pulka is replayed, and added up over pulkas (`records`, `figures`)."""
 
@@ -157,7 +157,7 @@ class DealRole(StrEnum):
 
 @dataclass(frozen=True)
 class DealLine:
-    """One seat in one deal: its role, and what the deal moved his balance by (exact whists, rules.md §15:
+    """One seat in one deal: its role, and what the deal moved his balance by (exact whists, docs/rules.md §15:
     the balance of the sheet after it less that of the sheet before, so a pulka's lines add up to its net)."""
 
     number: int

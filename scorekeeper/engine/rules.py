@@ -1,4 +1,4 @@
-"""Rule sets: every parameter of rules.md §14 with its domain, and the three presets.
+"""Rule sets: every parameter of docs/rules.md §14 with its domain, and the three presets.
 
 The parameter table is data: the pulka file, the web form and the engine all
 read it, so a new parameter is one row here plus its use in scoring.

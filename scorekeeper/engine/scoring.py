@@ -1,4 +1,4 @@
-"""What a valid deal writes on the sheet (rules.md §4-§8, §14).
+"""What a valid deal writes on the sheet (docs/rules.md §4-§8, §14).
 
 A `Tally` holds the running pulya, gora and whists of a pulka and writes each
 deal's lines into them: every write is a line with a reason a player can read
@@ -378,7 +378,7 @@ class Tally:
         active players only: the dealer who sits out never writes raspasy whists, and the
         tricks his talon won (he is in `taken`) are written on him like anyone's (§14,
         `raspasy_whists_per_trick`). When the three active players tie (3-3-3 beside a talon
-        trick) none has fewest and nobody writes: rules.md does not cover that case.
+        trick) none has fewest and nobody writes: docs/rules.md does not cover that case.
         """
         per = self.rules.raspasy_whists_per_trick
         fewest = min(taken[seat] for seat in active)

@@ -1,4 +1,4 @@
-"""A settled sheet with its players' names: the one projection of a settlement (rules.md §9, §15) that the
+"""A settled sheet with its players' names: the one projection of a settlement (docs/rules.md §9, §15) that the
 pages, the PDF, the command line and the result file show. Exact values stay exact (Fractions, Decimals):
 each edge writes them its own way. For any sheet: a pulka's after its deals, or one typed in from paper."""
 

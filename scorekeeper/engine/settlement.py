@@ -1,4 +1,4 @@
-"""Settling a pulka (rules.md §9, §15): exact balances, money in cents, the fewest transfers."""
+"""Settling a pulka (docs/rules.md §9, §15): exact balances, money in cents, the fewest transfers."""
 
 from __future__ import annotations
 

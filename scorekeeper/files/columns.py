@@ -1,4 +1,4 @@
-"""The columns of a paper sheet as a file holds them (FORMAT.md §4 and §5): `pulya`, `gora` and `whists` by
+"""The columns of a paper sheet as a file holds them (docs/files.md §4 and §5): `pulya`, `gora` and `whists` by
 player name, read into seats with every value checked on its field. Shared by the `pulya-sheet/1` file and
 the `opening` of a `pulya/1` pulka, which take the same columns with the same domains."""
 
@@ -131,7 +131,7 @@ def columns_json(sheet: Sheet, players: tuple[str, ...]) -> dict[str, Any]:
 
 
 def read_opening(data: object, seat: dict[str, int], rules: Rules, problems: list[Problem]) -> Sheet | None:
-    """The opening's sheet (FORMAT.md §5), its problems added to `problems` under "opening."."""
+    """The opening's sheet (docs/files.md §5), its problems added to `problems` under "opening."."""
     if not isinstance(data, dict):
         problems.append(Problem(Code.BAD_FORMAT, "opening", Msg("opening must be an object of pulya, gora and whists")))
         return None

@@ -1,4 +1,4 @@
-"""The pulka file `pulya/1` and the replay result `pulya-result/1` (shared FORMAT.md).
+"""The pulka file `pulya/1` and the replay result `pulya-result/1` (docs/files.md).
 
 This is an edge of the engine: names become seats here on the way in and
 seats become names on the way out. Problems keep the engine's codes. The file's
@@ -54,7 +54,7 @@ _DEAL_KINDS = {kind.type.value: kind for kind in (
 
 
 class FileError(ValueError):
-    """The one problem a pulka file is reported for (FORMAT.md §3); `problems`, every one found beside it, for
+    """The one problem a pulka file is reported for (docs/files.md §3); `problems`, every one found beside it, for
     a form that marks each field it has to mend."""
 
     def __init__(self, problem: Problem, players: tuple[str, ...] = (), problems: Sequence[Problem] = ()):
@@ -84,7 +84,7 @@ class PulkaFile:
     name: str | None = None
     currency: str | None = None
     started: datetime | None = None  # with its offset
-    opening: Sheet | None = None  # the sheet as paper left it, when the pulka began there (FORMAT.md §5)
+    opening: Sheet | None = None  # the sheet as paper left it, when the pulka began there (docs/files.md §5)
 
     def replay(self, say: Callable[[Entry], Any] | None = None) -> Replay:
         """The engine's replay (`say` as its); FileError (with names) if a deal is invalid."""
@@ -124,7 +124,7 @@ def decode(text: str | bytes) -> object:
 
 
 def _not_json(constant: str) -> None:
-    """NaN and Infinity, which Python's reader takes and JSON has not (FORMAT.md §4)."""
+    """NaN and Infinity, which Python's reader takes and JSON has not (docs/files.md §4)."""
     raise ValueError(f"{constant} is not a JSON number")
 
 
@@ -378,7 +378,7 @@ def _result_head(pulka: PulkaFile, result: Replay) -> dict[str, Any]:
 
 
 def settlement_json(s: Settled) -> dict[str, Any]:
-    """The result's `settlement` (FORMAT.md §2 and §4): balances, money, the fewest transfers, the amnesty and
+    """The result's `settlement` (docs/files.md §2 and §4): balances, money, the fewest transfers, the amnesty and
     the pairwise table, each pair rounded half away from zero to 2 decimals."""
     names = s.players
     return {

@@ -1,4 +1,4 @@
-"""The paper sheet's file `pulya-sheet/1` and its settlement (shared FORMAT.md §4): what `scorekeeper settle`,
+"""The paper sheet's file `pulya-sheet/1` and its settlement (docs/files.md §4): what `scorekeeper settle`,
 `POST /api/v1/settle` and the paper sheet's page read, and the `pulya-result/1` object they answer.
 
 Names become seats here, as in pulyafile; the settlement is the engine's, of the sheet as given.
@@ -42,7 +42,7 @@ def loads(text: str | bytes) -> PaperSheet:
 
 
 def parse(data: object) -> PaperSheet:
-    """Read a `pulya-sheet/1` object; FileError with the first problem in FORMAT.md §3's order."""
+    """Read a `pulya-sheet/1` object; FileError with the first problem in docs/files.md §3's order."""
     if not isinstance(data, dict):
         raise FileError(Problem(Code.BAD_FORMAT, "", Msg("a paper sheet is a JSON object")))
     problems = [Problem(Code.BAD_FORMAT, key, Msg("unknown key {key}")(key=quoted(key))) for key in data.keys() - _KEYS]
@@ -72,7 +72,7 @@ def parse(data: object) -> PaperSheet:
 
 
 def result_json(paper: PaperSheet) -> dict[str, Any]:
-    """What `settle --json` prints and `POST /api/v1/settle` answers (FORMAT.md §4)."""
+    """What `settle --json` prints and `POST /api/v1/settle` answers (docs/files.md §4)."""
     return {
         "format": RESULT_FORMAT,
         "players": list(paper.players),

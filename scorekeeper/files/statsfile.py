@@ -1,5 +1,5 @@
 """The figures of players as JSON: a pulka's roles as its stored result keeps them (read back, checked, when
-the result is read), and a player's statistics object as the API and the export write it (CLUB.md §2)."""
+the result is read), and a player's statistics object as the API and the export write it (docs/club.md §2)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ Names = Callable[[Any], str] | Mapping[Any, str]
 
 
 def stored_roles(roles: Roles) -> dict[str, Any]:
-    """JSON data of ints, as `read_roles` takes it back: the shape of CLUB.md §2 without the derived remiz."""
+    """JSON data of ints, as `read_roles` takes it back: the shape of docs/club.md §2 without the derived remiz."""
     return {"deals": roles.deals, **_roles_json(roles, remiz=False)}
 
 
@@ -67,7 +67,7 @@ def _counts(data: object, name: str, keys: tuple[str, ...]) -> list[int]:
 
 
 def stats_json(stats: PlayerStats[Any], name_of: Names) -> dict[str, Any]:
-    """The stats object of CLUB.md §2, players as `{"id", "name"}` by `name_of` (a callable or a mapping).
+    """The stats object of docs/club.md §2, players as `{"id", "name"}` by `name_of` (a callable or a mapping).
 
     Whists are rounded half away from zero to 2 decimals once summed; money is summed cents, so exact.
     Either is a JSON number json.dumps writes: an int when whole, else the float of the 2-decimal value,

@@ -1,4 +1,4 @@
-"""A settlement told step by step in the players' words (rules.md §9.2, the amnesty form): what a table
+"""A settlement told step by step in the players' words (docs/rules.md §9.2, the amnesty form): what a table
 says when it checks the sheet by hand. The same steps for the command line, the paper sheet's page and its
 PDF; each a `Text` whose numbers are written in the language it is said in."""
 

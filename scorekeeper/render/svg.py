@@ -1,13 +1,13 @@
-"""The classic paper pulya as one SVG string (shared/sheet.md §1).
+"""The classic paper pulya as one SVG string (docs/sheet.md §1).
 
-The geometry is sheet.md's parametric recipe: a rectangle with three spokes
+The geometry is docs/sheet.md's parametric recipe: a rectangle with three spokes
 for 3 players, a square with two diagonals for 4. Every sector has a gora,
 a pulya and a whist band; text is laid into axis-aligned boxes inscribed in
 those bands, so fitting it is plain arithmetic on a box, whatever the angle.
 
 The same string goes into the web page and the PDF, which is why it follows
 WeasyPrint's limits: styles in the SVG's own <style>, currentColor, no var(),
-dy instead of dominant-baseline (sheet.md §3.3).
+dy instead of dominant-baseline (docs/sheet.md §3.3).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from .text import chain, decimal, points
 
 # Clockwise round the table, so a sector's left neighbour is the next position.
 POSITIONS = {3: ("bottom", "left", "right"), 4: ("bottom", "left", "top", "right")}
-# "As at the table": each sector reads from its own edge (sheet.md §1.5).
+# "As at the table": each sector reads from its own edge (docs/sheet.md §1.5).
 TABLE_ANGLE = {"bottom": 0, "left": 90, "top": 180, "right": -90}
 ORIENTATIONS = ("table", "upright")
 
@@ -101,7 +101,7 @@ def _spoke(corner: tuple[float, float], cx: float, cy: float, r: float) -> str:
 
 
 def _three(W: float = 420, H: float = 400) -> Layout:
-    """sheet.md §1.3, measured on a paper drawing."""
+    """docs/sheet.md §1.3, measured on a paper drawing."""
     a, b, r = 0.125 * W, 0.115 * W, 0.14 * min(W, H)
     cx, cy = W / 2, H / 2
 
@@ -149,7 +149,7 @@ def _three(W: float = 420, H: float = 400) -> Layout:
 
 
 def _four(S: float = 400) -> Layout:
-    """sheet.md §1.4: the square, its two diagonals and two concentric inset squares."""
+    """docs/sheet.md §1.4: the square, its two diagonals and two concentric inset squares."""
     a, b, r = 0.125 * S, 0.115 * S, 0.12 * S
     c = S / 2
     d = a + b

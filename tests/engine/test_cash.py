@@ -13,7 +13,7 @@ D = Decimal
 
 
 def test_the_sochi_example_in_roubles_and_tens():
-    """rules.md §10: +131.67, −107.33, −24.34 at 0.5 a whist."""
+    """docs/rules.md §10: +131.67, −107.33, −24.34 at 0.5 a whist."""
     money = (D("131.67"), D("-107.33"), D("-24.34"))
     assert in_cash(money, D("1")) == (D("132"), D("-107"), D("-25"))  # remainders .67 .67 .66: the first two
     assert in_cash(money, D("10")) == (D("130"), D("-110"), D("-20"))

@@ -1,4 +1,4 @@
-"""engine/contracts.py: the ladder, prices and obligations (rules.md §1.2, §1.5 W2)."""
+"""engine/contracts.py: the ladder, prices and obligations (docs/rules.md §1.2, §1.5 W2)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def test_obligation():
     ("10NT", 10, Strain.NO_TRUMP), ("6NT", 6, Strain.NO_TRUMP),
 ])
 def test_parse(text, level, strain):
-    # FORMAT.md §1: level 6-10 and a strain S, C, D, H or NT
+    # docs/files.md §1: level 6-10 and a strain S, C, D, H or NT
     contract = Contract.parse(text)
     assert contract == Contract(level, strain) and str(contract) == text
 

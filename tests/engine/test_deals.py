@@ -1,4 +1,4 @@
-"""engine/deals.py: a deal as entered, and who sits where in it (rules.md §1.1, §1.5)."""
+"""engine/deals.py: a deal as entered, and who sits where in it (docs/rules.md §1.1, §1.5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""FORMAT.md §3 error contract: every code with a minimal file, the ordering rule, exit status 2,
+"""docs/files.md §3 error contract: every code with a minimal file, the ordering rule, exit status 2,
 one line on stderr, never a traceback (also for random garbage, via hypothesis)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""rules.md §10 worked examples and the §3/§5.3/§7/§8 tables, typed in from the document.
+"""docs/rules.md §10 worked examples and the §3/§5.3/§7/§8 tables, typed in from the document.
 
-Every expected number here was typed from rules.md (or worked out by hand from
+Every expected number here was typed from docs/rules.md (or worked out by hand from
 §3/§14 where the document says "compute those from §3 and §14"), never copied
 from program output.
 """

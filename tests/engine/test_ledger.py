@@ -1,4 +1,4 @@
-"""engine/ledger.py: the club ledger's arithmetic (CLUB.md §3), by hand and against a brute force."""
+"""engine/ledger.py: the club ledger's arithmetic (docs/club.md §3), by hand and against a brute force."""
 
 from __future__ import annotations
 
@@ -151,7 +151,7 @@ def test_the_issue_counterexample_takes_three_payments_not_four():
     assert result.exact
     assert result.payments == (Transfer("d", "b", D("3.00")), Transfer("d", "c", D("3.00")),
                                Transfer("e", "a", D("4.00")))
-    assert len(ledger.fewest_payments([4, 3, 3, -6, -4])) == 4  # the greedy rule of rules.md §15
+    assert len(ledger.fewest_payments([4, 3, 3, -6, -4])) == 4  # the greedy rule of docs/rules.md §15
 
 
 def test_settle_up_of_nothing_and_of_zeros():

@@ -1,4 +1,4 @@
-"""engine/paper.py: a sheet kept on paper, settled as the app settles (rules.md §9, §15), on worked examples
+"""engine/paper.py: a sheet kept on paper, settled as the app settles (docs/rules.md §9, §15), on worked examples
 computed by hand, and the cases the other calculators get wrong."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ F, D = Fraction, Decimal
 SOCHI = Rules.of("sochi", whist_price=0.5)
 
 
-# [MM]'s example (rules.md §9.2): gora 42/96/132, amnesty 42, 180 whists on Борис from each, 300 on Вера.
+# [MM]'s example (docs/rules.md §9.2): gora 42/96/132, amnesty 42, 180 whists on Борис from each, 300 on Вера.
 MM = paper_sheet(3, (20, 14, 20), (42, 96, 132),
                  {(0, 1): 170, (0, 2): 60, (1, 0): 64, (1, 2): 178, (2, 0): 88, (2, 1): 95}, SOCHI)
 

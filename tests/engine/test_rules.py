@@ -17,7 +17,7 @@ from scorekeeper.engine import (
 from .generate import random_overrides
 from .reference import PRESETS as TYPED_PRESETS
 
-# rules.md §14, the domain column of every choice parameter, in the table's order
+# docs/rules.md §14, the domain column of every choice parameter, in the table's order
 CHOICES = {
     "single_whist_made": ["whister_all", "each_own"],
     "single_whist_remiz": ["greedy", "gentleman"],
@@ -63,7 +63,7 @@ def test_a_choice_read_from_json_is_the_member_and_written_back_as_the_same_stri
     assert '"pulka_end": "total"' in json.dumps(rules.to_dict())
 
 
-# ---- Rules.from_dict: one entry point, every problem (FORMAT.md §1, §3)
+# ---- Rules.from_dict: one entry point, every problem (docs/files.md §1, §3)
 
 
 def problems(data: object) -> list[tuple[Code, str]]:

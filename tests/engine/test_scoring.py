@@ -1,6 +1,6 @@
 """engine/scoring.py: what a valid deal writes, line by line, each with a reason a player can read.
 
-Values are worked out by hand from rules.md, the section cited at each test; a reason is
+Values are worked out by hand from docs/rules.md, the section cited at each test; a reason is
 checked for the figures that make its points.
 """
 

@@ -1,4 +1,4 @@
-"""engine/settlement.py: balances, money and transfers (rules.md §9, §15), on sheets written by hand."""
+"""engine/settlement.py: balances, money and transfers (docs/rules.md §9, §15), on sheets written by hand."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from scorekeeper.engine.settlement import round_half_away
 
 F, D = Fraction, Decimal
 
-# rules.md §10 Ex 10: the Sochi sheet after the ten deals (A, B, C; P = 10)
+# docs/rules.md §10 Ex 10: the Sochi sheet after the ten deals (A, B, C; P = 10)
 EX10 = Sheet(3, deals=10, pulya=(10, 10, 10), gora=(6, 39, 22), whists=((0, 40, 68), (8, 0, 2), (0, 18, 0)),
              finished=True)
 SOCHI = Rules.of("sochi", pulya_size=10, whist_price=0.5)

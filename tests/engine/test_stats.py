@@ -1,4 +1,4 @@
-"""Players across pulkas (CLUB.md §1-§2; engine roles, records, figures, career, and files/statsfile's JSON):
+"""Players across pulkas (docs/club.md §1-§2; engine roles, records, figures, career, and files/statsfile's JSON):
 deals by role on pulkas worked by hand, the sums over records, and their identities over generated pulkas."""
 
 from __future__ import annotations
@@ -193,7 +193,7 @@ def record(players: tuple[str, ...], net: tuple[Fraction, ...], preset: str = "s
     return Record(preset, currency, started, finished, players, net, money, pairwise, (Roles(deals),) * n)
 
 
-EX11 = (F(790, 3), F(-644, 3), F(-146, 3))  # rules.md §10 Ex 11: +263⅓, −214⅔, −48⅔ (its pairwise form)
+EX11 = (F(790, 3), F(-644, 3), F(-146, 3))  # docs/rules.md §10 Ex 11: +263⅓, −214⅔, −48⅔ (its pairwise form)
 EX11_PAIRWISE = ((F(0), F(142), F(364, 3)), (F(-142), F(0), F(-218, 3)), (F(-364, 3), F(218, 3), F(0)))
 RECORDS = [
     record(("a", "b", "c"), EX11, pairwise=EX11_PAIRWISE),
@@ -512,7 +512,7 @@ def test_a_players_pulkas_add_up_to_his_figures_and_each_pairwise_row_to_its_bal
 
 
 def test_what_each_deal_moved_by_role_adds_up_to_the_pulka():
-    """rules.md §10 D1: A's 7♥ (pulya 4), B whists (8 on A), C passes; p̄ = 4/3, pulya point 10 whists:
+    """docs/rules.md §10 D1: A's 7♥ (pulya 4), B whists (8 on A), C passes; p̄ = 4/3, pulya point 10 whists:
     A −8 + 10(4 − 4/3) = +56/3, B 8 − 40/3 = −16/3, C −40/3."""
     result = loads((Path(__file__).parents[1] / "data" / "sochi_examples.json").read_text()).replay()
     lines = deal_lines(result)

@@ -1,4 +1,4 @@
-"""engine/validation.py: every problem of a deal at a given sheet (rules.md §12, FORMAT.md §1 and §3)."""
+"""engine/validation.py: every problem of a deal at a given sheet (docs/rules.md §12, docs/files.md §1 and §3)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ VALID = [
     game(B, "6S", {C: "pass", A: "pass"}),
     game(B, "7D", {C: "pass", A: "half"}),  # §1.6: the second defender, after a pass, on a 7
     game(B, "10NT", None, {B: 9, C: 1, A: 0}),  # §1.9: a checked ten has no words
-    Deal(DealType.MISERE, A, tricks={A: 0}),  # FORMAT.md §1: the declarer's count is enough
+    Deal(DealType.MISERE, A, tricks={A: 0}),  # docs/files.md §1: the declarer's count is enough
     Deal(DealType.MISERE, A, tricks={A: 1, B: 4, C: 5}),
     Deal(DealType.RASPASY, tricks={A: 0, B: 4, C: 6}),
 ]

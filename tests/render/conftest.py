@@ -1,4 +1,4 @@
-"""Pulkas to draw: the Sochi example of rules.md §10, a short 4-player Leningrad one, and long generated ones."""
+"""Pulkas to draw: the Sochi example of docs/rules.md §10, a short 4-player Leningrad one, and long generated ones."""
 
 from __future__ import annotations
 

@@ -141,7 +141,7 @@ def test_rejects_two_or_five_players():
 
 
 def test_sochi_totals_in_the_right_sectors(sochi):
-    """rules.md §10 Ex 10: the sheet after D10."""
+    """docs/rules.md §10 Ex 10: the sheet after D10."""
     root = draw(sochi, currency="₽")
     a, b, c = (sectors(root)[s] for s in range(3))
     assert a.get("data-player") == "A" and a.get("data-side") == "bottom"

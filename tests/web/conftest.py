@@ -131,7 +131,7 @@ def add(client, pulka_id: int, deal: dict) -> Any:
 
 
 def sochi(client, deals: int = 10) -> int:
-    """The pulka of rules.md §10 (A, B, C; Sochi, pulya 10, whist 0.5) with its first `deals` deals."""
+    """The pulka of docs/rules.md §10 (A, B, C; Sochi, pulya 10, whist 0.5) with its first `deals` deals."""
     pulka_id = create(client)
     for deal in SOCHI["deals"][:deals]:
         response = add(client, pulka_id, deal)

@@ -1,4 +1,4 @@
-"""The club ledger (CLUB.md §3): the caller's ledger in one currency, payments and their reversals, paid marks,
+"""The club ledger (docs/club.md §3): the caller's ledger in one currency, payments and their reversals, paid marks,
 the suggested settle-up recorded."""
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def record_settle_up() -> ResponseReturnValue:
 
 
 # This module's part of the API's document (openapi.py assembles the parts).
-# CLUB.md §3: the caller's ledger in one currency, its payments, paid marks and the settle-up.
+# docs/club.md §3: the caller's ledger in one currency, its payments, paid marks and the settle-up.
 AMOUNT = {"oneOf": [{"type": "number"}, {"type": "string"}], "description": "above 0, in whole cents"}
 # A cash unit (10: tens of roubles): each balance rounded to it first, so every payment is whole units.
 CASH = AMOUNT | {"description": "a cash unit to settle up in (whole cents); none: to the cent"}
@@ -122,7 +122,7 @@ OBLIGATION = {"name": "obligation", "in": "path", "required": True, "schema": {"
 describe({
     "/api/v1/ledger": {"get": {
         "summary": "The caller's ledger in one currency: balances, who owes whom, obligations, payments, the "
-                   "fewest payments to settle (CLUB.md §3)",
+                   "fewest payments to settle (docs/club.md §3)",
         "parameters": [{"name": "currency", "in": "query", "schema": {"type": "string", "maxLength": 8},
                         "description": "none: the currency used last"},
                        {"name": "cash", "in": "query", "schema": CASH}],

@@ -1,5 +1,5 @@
 """Settling a paper sheet: `POST /api/v1/settle` takes a `pulya-sheet/1` body and answers what
-`scorekeeper settle --json` prints (FORMAT.md §4). No account is needed: nothing is stored."""
+`scorekeeper settle --json` prints (docs/files.md §4). No account is needed: nothing is stored."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ describe({
                  "requestBody": {"required": True, "content": {"application/json": {"schema": ref("PulyaSheet")}}},
                  "responses": {"200": answer(ref("PulyaResult"), "the settlement")} | errors(400, 415, 422)}},
 }, {
-    "PulyaSheet": {"type": "object", "description": "a paper sheet's totals, pulya-sheet/1 (shared FORMAT.md §4)",
+    "PulyaSheet": {"type": "object", "description": "a paper sheet's totals, pulya-sheet/1 (docs/files.md §4)",
                    "required": ["format", "players", "rules", "gora"]},
     "PulyaResult": {"type": "object", "description": "pulya-result/1 of a paper sheet: players, rules, sheet, "
                                                      "settlement (balance, money, transfers, amnesty, pairwise)",

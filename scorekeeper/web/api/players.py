@@ -1,4 +1,4 @@
-"""Players across pulkas (CLUB.md §1-2): the circle, a player's statistics, renaming and merging."""
+"""Players across pulkas (docs/club.md §1-2): the circle, a player's statistics, renaming and merging."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def unmerge_player(player: str) -> ResponseReturnValue:
 
 
 # This module's part of the API's document (openapi.py assembles the parts).
-# CLUB.md §1: the same filters on every statistics call.
+# docs/club.md §1: the same filters on every statistics call.
 FILTERS = [
     {"name": "from", "in": "query", "schema": {"type": "string", "format": "date"},
      "description": "pulkas started on or after this date (YYYY-MM-DD, the pulka's own)"},
@@ -87,7 +87,7 @@ describe({
             "type": "object", "required": ["name"], "properties": {"name": NAME}}}}},
         "responses": {"200": {"description": "renamed"}} | errors(404, 415)}},
     "/api/v1/players/{player}/stats": {"parameters": [PLAYER_ID], "get": {
-        "summary": "A player's statistics over the pulkas that count (CLUB.md §2)", "parameters": FILTERS,
+        "summary": "A player's statistics over the pulkas that count (docs/club.md §2)", "parameters": FILTERS,
         "responses": {"200": {"description": "the stats object"}} | errors(404)}},
     "/api/v1/players/{player}/merge": {"parameters": [PLAYER_ID], "post": {
         "summary": "Merge the player into another of the account's (`into`: his id): one player entered twice",

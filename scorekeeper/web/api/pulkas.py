@@ -64,7 +64,7 @@ def create_pulka() -> ResponseReturnValue:
     given = "opening" in body
     opening = body.pop("opening", None)
     settings = read_settings(body, say=i18n.say)
-    if given:  # a table that began on paper goes on here (FORMAT.md §5)
+    if given:  # a table that began on paper goes on here (docs/files.md §5)
         settings = dataclasses.replace(settings, opening=read_opening(opening, settings.players, settings.rules))
     return write(lambda unit: pulka_service.create_pulka(unit.pulkas, me(), settings), _created)
 
@@ -207,7 +207,7 @@ describe({
                  "responses": {"201": answer(ref("Pulka"), "imported")} | errors(400, 415, 422)}},
 }, {
     "PulkaWrite": {"type": "object", "additionalProperties": False, "properties": PULKA | {"opening": {
-        "type": "object", "description": "the sheet as paper left it: pulya, gora, whists (FORMAT.md §5)"}}},
+        "type": "object", "description": "the sheet as paper left it: pulya, gora, whists (docs/files.md §5)"}}},
     "PulkaPatch": {"type": "object", "additionalProperties": False, "properties": PULKA | {"version": VERSION}},
     "Sheet": {"type": "object", "description": "running totals as paper shows them (chains) and balances",
               "properties": {
@@ -232,6 +232,6 @@ describe({
         "transfers": {"type": "array", "items": {"type": "object", "properties": {
             "from": NAME, "to": NAME, "amount": {"type": "number"}}}},
         "sum_net": {"type": "number"}, "sum_money": {"type": "number"}, "version": {"type": "integer"}}},
-    "PulyaFile": {"type": "object", "description": "the pulya/1 file (shared FORMAT.md §1)",
+    "PulyaFile": {"type": "object", "description": "the pulya/1 file (docs/files.md §1)",
                   "required": ["format", "players", "rules", "deals"]},
 })

@@ -32,6 +32,6 @@ def parameters() -> ResponseReturnValue:
 # This module's part of the API's document (openapi.py assembles the parts).
 describe({
     "/api/v1/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI"}}}},
-    "/api/v1/parameters": {"get": {"summary": "Every rules.md §14 parameter and the three presets",
+    "/api/v1/parameters": {"get": {"summary": "Every docs/rules.md §14 parameter and the three presets",
                                    "responses": {"200": {"description": "parameters and presets"}}}},
 })

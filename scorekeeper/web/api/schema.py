@@ -54,7 +54,7 @@ VERSION_QUERY = {"name": "version", "in": "query", "required": False, "schema": 
 
 
 def parameter_schema(p: Parameter) -> dict[str, Any]:
-    """A rules.md §14 parameter's domain as JSON Schema, from the engine's own table (bounds, choices)."""
+    """A docs/rules.md §14 parameter's domain as JSON Schema, from the engine's own table (bounds, choices)."""
     number = {"minimum": p.low, "maximum": p.high}
     schemas: dict[Kind, Callable[[], dict[str, Any]]] = {
         Kind.INT: lambda: {"type": "integer"} | number,
@@ -110,7 +110,7 @@ SHARED: dict[str, Any] = {
                                                              "why": {"type": "string"}}}},
         "pulya_closed": {"type": "array", "items": NAME}, "finished": {"type": "boolean"},
         "version": {"type": "integer"}}},
-    "Rules": {"type": "object", "required": ["preset"], "description": "a preset and any rules.md §14 parameter",
+    "Rules": {"type": "object", "required": ["preset"], "description": "a preset and any docs/rules.md §14 parameter",
               "properties": {"preset": {"enum": [preset.value for preset in Preset]}}
               | {p.name: parameter_schema(p) for p in PARAMETERS},
               "additionalProperties": False},

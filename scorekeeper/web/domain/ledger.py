@@ -1,4 +1,4 @@
-"""The club ledger (CLUB.md §3): what the players of a circle owe each other from one evening to the next.
+"""The club ledger (docs/club.md §3): what the players of a circle owe each other from one evening to the next.
 
 Its rows are the transfers of frozen pulkas (obligations) and payments, each a row of its own; every figure
 is the engine's (engine.ledger), derived from the rows each time it is read. An obligation's id names the
@@ -264,7 +264,7 @@ def read_currency(value: object) -> str:
 
 
 def read_payment(body: Mapping[str, object]) -> RecordPayment:
-    """A payment from a request's fields (CLUB.md §3: from, to, amount, currency, obligation, note): Refused
+    """A payment from a request's fields (docs/club.md §3: from, to, amount, currency, obligation, note): Refused
     naming the first field that is not right. `from` and `to` are players' ids, checked by `check_ends`."""
     payer, payee = (value if isinstance(value, str) else "" for value in (body.get("from"), body.get("to")))
     amount = read_amount(body.get("amount"))

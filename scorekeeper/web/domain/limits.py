@@ -1,5 +1,5 @@
 """How much of each thing the app keeps. The columns of the database are these sizes, and every reader of a
-request checks them, so whatever a pulka file holds fits (FORMAT.md §1) and nothing longer reaches a query."""
+request checks them, so whatever a pulka file holds fits (docs/files.md §1) and nothing longer reaches a query."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A paper sheet as the app takes it (FORMAT.md §4): a `pulya-sheet/1` body, or the page's grid of fields
+"""A paper sheet as the app takes it (docs/files.md §4): a `pulya-sheet/1` body, or the page's grid of fields
 made into one, so that the form, the API and the command line check the same values with the same codes.
 
 The grid's fields: `player_0` … `player_3` in seating order, `preset`, the two rates
@@ -41,7 +41,7 @@ def read_sheet(data: object) -> PaperSheet:
 
 def check_opening(paper: PaperSheet) -> None:
     """Refused (bad_opening, on the player's pulya) when a pulya stands above the size it closes at: a sheet
-    that settles, but that no pulka could have written (FORMAT.md §5)."""
+    that settles, but that no pulka could have written (docs/files.md §5)."""
     rules = paper.rules
     if rules.pulka_end is PulkaEnd.ALL_CLOSED:
         for name, points in zip(paper.players, paper.sheet.pulya):
@@ -52,7 +52,7 @@ def check_opening(paper: PaperSheet) -> None:
 
 
 def read_opening(data: object, players: Sequence[str], rules: Rules) -> Sheet:
-    """A create body's `opening` (FORMAT.md §5) for these players and rules; Refused with its first problem."""
+    """A create body's `opening` (docs/files.md §5) for these players and rules; Refused with its first problem."""
     problems: list[Problem] = []
     found = first_unstorable(data)
     if found is not None:

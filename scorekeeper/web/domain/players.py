@@ -1,4 +1,4 @@
-"""Players across pulkas (CLUB.md §1): a player of the caller's circle, and the filters every statistics
+"""Players across pulkas (docs/club.md §1): a player of the caller's circle, and the filters every statistics
 page, call and file reads from its query."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ _DATE = re.compile(r"\d{4}-\d\d-\d\d")
 
 
 def read_filter(query: Mapping[str, Sequence[str]]) -> Filter[str]:
-    """The filter of a query ({key: its values}; CLUB.md §1); Refused naming the first field that is not one.
+    """The filter of a query ({key: its values}; docs/club.md §1); Refused naming the first field that is not one.
     An empty value is no filter: the filter bar's blank fields say "any"."""
     def one(key: str) -> str | None:
         values = query.get(key) or ()

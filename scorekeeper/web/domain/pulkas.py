@@ -41,7 +41,7 @@ class Pulka:
     owner_id: int | None = None
     last_change: Note | None = None  # what the last write did, and who did it
     table: str = ""  # the table that plays it: its first pulka's uid (views.tables)
-    opening: Sheet | None = None  # the sheet as paper left it, when the table began there (FORMAT.md §5)
+    opening: Sheet | None = None  # the sheet as paper left it, when the table began there (docs/files.md §5)
     frozen: Result | None = None  # what its end settled (domain.results); None while it goes on
     utc_offset: int | None = None  # minutes: the offset its start was recorded with, when known
 
@@ -175,7 +175,7 @@ class ChangeSettings:
 
 def ended(settings: Settings, replayed: Replay, at: datetime, closed_by: str | None = None) -> Result | None:
     """The result a pulka written now is frozen with: closed by `closed_by` as it stands, or finished by its
-    last deal (rules.md §8.1); None while it goes on."""
+    last deal (docs/rules.md §8.1); None while it goes on."""
     if closed_by is None and not replayed.sheet.finished:
         return None
     ending = Ending.FINISHED if closed_by is None else Ending.CLOSED

@@ -1,4 +1,4 @@
-"""A pulka's frozen result (CLUB.md §1): stored when it ends (rules.md §8.1) or its owner closes it, and read
+"""A pulka's frozen result (docs/club.md §1): stored when it ends (docs/rules.md §8.1) or its owner closes it, and read
 by the list, the statistics and the ledger instead of a fresh replay. A frozen pulka takes no write until its
 owner reopens it; a later engine that would score it otherwise is reported (`scorekeeper stats verify`),
 never applied."""
@@ -18,7 +18,7 @@ from ...files.statsfile import read_roles, stored_roles
 
 
 class Ending(StrEnum):
-    FINISHED = "finished"  # its last deal closed the pulka (rules.md §8.1)
+    FINISHED = "finished"  # its last deal closed the pulka (docs/rules.md §8.1)
     CLOSED = "closed"  # its owner ended it early: settled as it stands
 
 
@@ -32,7 +32,7 @@ class Event(StrEnum):
 
 @dataclass(frozen=True)
 class Result:
-    """What a pulka's end settled, exactly (rules.md §15), with when, how, by whom and which engine."""
+    """What a pulka's end settled, exactly (docs/rules.md §15), with when, how, by whom and which engine."""
 
     ending: Ending
     at: datetime
@@ -43,7 +43,7 @@ class Result:
     money: tuple[Decimal, ...]  # cents by seat, summing to 0
     transfers: tuple[Transfer[int], ...]
     pairwise: tuple[tuple[Fraction, ...], ...]  # [i][j]: what i wins from j
-    roles: tuple[Roles, ...]  # each seat's deals by role, for the statistics (CLUB.md §2)
+    roles: tuple[Roles, ...]  # each seat's deals by role, for the statistics (docs/club.md §2)
 
     @classmethod
     def settled(cls, s: Settlement, replayed: Replay, ending: Ending, at: datetime, by: str = "") -> Result:

@@ -1,4 +1,4 @@
-"""The ledger's page (CLUB.md §3): one currency at a time, what each player is owed or owes, who owes whom
+"""The ledger's page (docs/club.md §3): one currency at a time, what each player is owed or owes, who owes whom
 since when, the fewest payments to settle it all (recorded in one tap), every obligation with a paid mark to
 set or take back, every payment with its reversal; a payment entered by hand; the rows as CSV."""
 

@@ -1,4 +1,4 @@
-"""The club ledger (CLUB.md §3): an account's ledger in one currency; payments, their reversals, paid marks
+"""The club ledger (docs/club.md §3): an account's ledger in one currency; payments, their reversals, paid marks
 taken back, the suggested settle-up recorded; and what a table still owes from before (carry-over).
 
 Only the circle's owner writes: payments between his own players, marks on the obligations of his own pulkas.

@@ -1,5 +1,5 @@
 """A paper sheet: settled (nothing stored, no repository asked), or kept as a pulka of its owner whose
-opening is the sheet and which has no deals (FORMAT.md §5), so that the table may also go on from it."""
+opening is the sheet and which has no deals (docs/files.md §5), so that the table may also go on from it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .pulkas import PulkaRepository, create_pulka
 
 
 def settle_sheet(paper: PaperSheet) -> tuple[Settlement, Settled]:
-    """The settlement of the sheet as given (rules.md §15), and its projection with the players' names."""
+    """The settlement of the sheet as given (docs/rules.md §15), and its projection with the players' names."""
     settlement = settle(paper.sheet, paper.rules)
     return settlement, settled(paper.players, paper.sheet, paper.rules, settlement)
 

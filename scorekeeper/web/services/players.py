@@ -1,4 +1,4 @@
-"""Players across evenings (CLUB.md §1-2): the caller's circle, a player's statistics over the pulkas that
+"""Players across evenings (docs/club.md §1-2): the caller's circle, a player's statistics over the pulkas that
 count for the caller, the standings of the circle; renaming and merging his own players.
 
 The figures are the engine's (engine.figures, engine.career) over the records the repository gives: frozen

@@ -217,7 +217,7 @@ def delete_pulka(pulkas: PulkaRepository, uid: str) -> None:
 
 def written(change: PulkaChange, deals: Sequence[Deal], replay_: Replay, note: Note,
             settings: Settings | None = None) -> Pulka:
-    """The write done: one that leaves the pulka finished freezes it (rules.md §8.1)."""
+    """The write done: one that leaves the pulka finished freezes it (docs/rules.md §8.1)."""
     result = ended(settings or change.before.settings, replay_, datetime.now(timezone.utc))
     if result is not None:
         change.freeze(result)

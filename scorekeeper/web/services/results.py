@@ -1,4 +1,4 @@
-"""Results: a pulka closed by its owner before it finished (settled as it stands, rules.md §15) or reopened,
+"""Results: a pulka closed by its owner before it finished (settled as it stands, docs/rules.md §15) or reopened,
 and every frozen pulka checked against the engine of today (`scorekeeper stats verify`).
 
 A pulka freezes by itself when a write finishes it (services.pulkas.written); these are the owner's own ends."""

@@ -23,7 +23,7 @@ WIDTH, HEIGHT, PAD = 360, 140, 24
 
 
 def rows(stats: PlayerStats[str], name_of: Any) -> dict[str, Any]:
-    """The stats object (CLUB.md §2) as the page's tables read it: the same numbers as the API's."""
+    """The stats object (docs/club.md §2) as the page's tables read it: the same numbers as the API's."""
     data = stats_json(stats, name_of)
     return {
         "data": data,
@@ -76,7 +76,7 @@ CSV_HEAD = ["date", "pulka", "title", "player", "seat", "players", "preset", "cu
 
 
 def csv_rows(lines: Iterable[PulkaLine[str]], name_of: Callable[[str], str], titles: Mapping[str, str]) -> str:
-    """One row per pulka × player (CLUB.md §1's filters already applied): his balance exact (a fraction) and
+    """One row per pulka × player (docs/club.md §1's filters already applied): his balance exact (a fraction) and
     rounded as the stats object rounds it, his money in cents, the others of the table by name."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")

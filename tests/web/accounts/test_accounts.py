@@ -19,7 +19,7 @@ PASSWORD = "a long password"
 
 
 def names(client) -> list[str]:
-    """The names of the caller's circle (GET /api/v1/players lists them as objects: CLUB.md §2)."""
+    """The names of the caller's circle (GET /api/v1/players lists them as objects: docs/club.md §2)."""
     return [player["name"] for player in client.get("/api/v1/players").json["players"]]
 
 

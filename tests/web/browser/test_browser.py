@@ -205,7 +205,7 @@ def test_the_drawing_on_a_phone(live, page):
     assert page.evaluate(rotated) < table
     fits_the_screen(page)
 
-    # Deal 4 of rules.md §10 through the form: Вера 6♥, Анна whists alone, Вера takes 5 (remiz).
+    # Deal 4 of docs/rules.md §10 through the form: Вера 6♥, Анна whists alone, Вера takes 5 (remiz).
     page.click("text=Enter deal 4")
     tap(page, "declarer", 2)
     tap(page, "level", 6)

@@ -14,7 +14,7 @@ from .test_walkthrough import PASSWORD, WORDS, enter, shot, table  # noqa: F401 
 
 pytestmark = pytest.mark.browser
 
-# rules.md §10's pulka at a whist price of 3: Boris owes Anna 644, Vera owes Anna 146
+# docs/rules.md §10's pulka at a whist price of 3: Boris owes Anna 644, Vera owes Anna 146
 SAY = {
     "en": {"owes": "{b} owes {a} 644.00\u00a0₽ since", "marked": "Marked paid.", "unmarked": "Paid mark taken back.",
            "mark": "Mark paid", "unmark": "Take the mark back", "before": "Owed from before", "ledger": "Ledger"},

@@ -36,7 +36,7 @@ WORDS = {
     },
 }
 
-# The ten deals, each as tapped (players A, B, C by seat) and what it must write by rules.md §3–§8 (Sochi,
+# The ten deals, each as tapped (players A, B, C by seat) and what it must write by docs/rules.md §3–§8 (Sochi,
 # whist price by level: 6 → 2, 7 → 4, 10 → 10; misère 10): the API's English summary, in any order.
 DEALS = [
     ("game, one whister, made",

@@ -73,7 +73,7 @@ def test_raspasy_exit_and_finished_pulka(app, client):
     finished = sochi(client)
     before = snapshot(app)
     response = add(client, finished, {"type": "raspasy", "tricks": {"B": 4, "C": 4, "A": 2}})
-    # finished, it is frozen (CLUB.md §1): its result kept, no deal is taken until its owner reopens it
+    # finished, it is frozen (docs/club.md §1): its result kept, no deal is taken until its owner reopens it
     assert (response.status_code, response.json["error"]["code"]) == (409, "pulka_frozen")
     assert snapshot(app) == before
     client.post(f"/api/v1/pulkas/{finished}/reopen")

@@ -77,7 +77,7 @@ def test_deal_page_says_who_deals_and_who_sits_out(client):
 def test_four_players_raspasy_with_talon(client):
     players = ["Anna", "Boris", "Vera", "Gleb"]
     pulka_id = create(client, players)
-    # Anna deals; the talon won her 2 tricks (rules.md Ex 38): gora Anna 2 as anyone's.
+    # Anna deals; the talon won her 2 tricks (docs/rules.md Ex 38): gora Anna 2 as anyone's.
     response = client.post(f"/p/{pulka_id}/deal", data={"type": "raspasy", "t1": "3", "t2": "0", "t0": "2",
                                                         "action": "save"})
     assert response.status_code == 302

@@ -77,7 +77,7 @@ def test_the_sheet(client):
 
 
 def test_the_finished_sheet_and_its_settlement(client):
-    pulka_id = sochi(client)  # the 10 deals of rules.md §10 finish it
+    pulka_id = sochi(client)  # the 10 deals of docs/rules.md §10 finish it
     speaks_russian(visible(client.get(f"/p/{pulka_id}", headers=RU)),
                    ["Пулька расписана.", "Кто кому платит", "Ещё раз тем же составом", "пуля закрыта"],
                    ["The pulka is finished.", "See who pays whom", "Same players again", "closed"])

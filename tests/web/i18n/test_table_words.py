@@ -19,7 +19,7 @@ def text(response) -> str:
 
 
 def test_money_has_a_decimal_comma_in_russian_and_a_point_in_english(client):
-    """rules.md §10's Sochi example: A wins 131.67 at 0.5 a whist; B pays 107.33."""
+    """docs/rules.md §10's Sochi example: A wins 131.67 at 0.5 a whist; B pays 107.33."""
     pulka_id = sochi(client)
     russian, english = text(client.get(f"/p/{pulka_id}/settlement", headers=RU)), \
         text(client.get(f"/p/{pulka_id}/settlement", headers=EN))
@@ -79,7 +79,7 @@ def test_the_history_never_splits_a_number_and_writes_no_trump_as_players_do(cli
 
 
 def test_the_settlement_in_cash_rounds_to_the_tables_unit_and_still_sums_to_zero(client):
-    """rules.md §10: +131.67, −107.33, −24.34; in tens: +130, −110, −20, said beside the exact cents, and
+    """docs/rules.md §10: +131.67, −107.33, −24.34; in tens: +130, −110, −20, said beside the exact cents, and
     remembered by the browser."""
     pulka_id = sochi(client)
     page = text(client.get(f"/p/{pulka_id}/settlement?cash=10", headers=EN))

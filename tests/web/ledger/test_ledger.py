@@ -1,7 +1,7 @@
-"""The club ledger's API (CLUB.md §3): obligations from frozen pulkas, payments and reversals as rows of their
+"""The club ledger's API (docs/club.md §3): obligations from frozen pulkas, payments and reversals as rows of their
 own, paid marks taken back, the fewest payments suggested and recorded, and who may see and write what.
 
-The figures are worked out by hand from rules.md §10's Sochi example (A, B, C; nets +790/3, −644/3, −146/3
+The figures are worked out by hand from docs/rules.md §10's Sochi example (A, B, C; nets +790/3, −644/3, −146/3
 whists): at a whist price of 3 its money is +790, −644, −146, so its transfers are B → A 644, C → A 146."""
 
 from __future__ import annotations

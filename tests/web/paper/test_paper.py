@@ -1,4 +1,4 @@
-"""The paper sheet on the web: POST /api/v1/settle (FORMAT.md §4) and the page, both without an account."""
+"""The paper sheet on the web: POST /api/v1/settle (docs/files.md §4) and the page, both without an account."""
 
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ def test_the_openapi_document_lists_settle(app):
     json.dumps(document)
 
 
-# -- a pulka going on from paper (FORMAT.md §5) -------------------------------------------------
+# -- a pulka going on from paper (docs/files.md §5) -------------------------------------------------
 
 OPENING_FILE = {"format": "pulya/1", "players": ["Аня", "Борис", "Вера"], "rules": {"preset": "sochi"},
                 "first_dealer": "Вера",

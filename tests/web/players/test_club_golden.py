@@ -1,14 +1,14 @@
-"""A small club's statistics worked out by hand (CLUB.md §2, every field, for two players and one filter).
+"""A small club's statistics worked out by hand (docs/club.md §2, every field, for two players and one filter).
 
-tests/data/club/: the ten deals of rules.md §10 played by Аня, Борис, Вера (A, B, C there) on Friday 13
+tests/data/club/: the ten deals of docs/rules.md §10 played by Аня, Борис, Вера (A, B, C there) on Friday 13
 November; their first four the next Friday, closed by hand after deal 4; and three deals of a third evening
 still going on (counted only with unfinished=1). Sochi, pulya 10, whist 0.5 ₽.
 
-Friday, finished (rules.md §10 Ex 10–11): nets +263⅓, −214⅔, −48⅔; money +131.67, −107.33, −24.34;
+Friday, finished (docs/rules.md §10 Ex 10–11): nets +263⅓, −214⅔, −48⅔; money +131.67, −107.33, −24.34;
 pairwise A–B +142, A–C +121⅓, B–C −72⅔.
 
 The next Friday after D1–D4 (Ex 1–4): pulya 4, 0, 2; gora 0, 16 (12 + 4), 2; whists A on B 30, A on C 16
-(4 + 12), B on A 8, B on C 2, C on B 18. Closed as it stands (rules.md §15, gora and pulya point 10 whists,
+(4 + 12), B on A 8, B on C 2, C on B 18. Closed as it stands (docs/rules.md §15, gora and pulya point 10 whists,
 ḡ = 6, p̄ = 2):
   A = (30 − 8) + (16 − 0) + 10(6 − 0) + 10(4 − 2) = +118
   B = (8 − 30) + (2 − 18) + 10(6 − 16) + 10(0 − 2) = −158
@@ -111,7 +111,7 @@ def test_one_filter_from_the_second_friday(client, club):
 
 
 def test_the_ledger_holds_the_two_frozen_evenings(client, club):
-    """Their fewest payments (rules.md §15): B pays A 107.33, C pays A 24.34; then B pays A 59 and C 20."""
+    """Their fewest payments (docs/rules.md §15): B pays A 107.33, C pays A 24.34; then B pays A 59 and C 20."""
     ids = {v: k for k, v in club[1].items()}
     book = client.get("/api/v1/ledger", query_string={"currency": "₽"}).json
     assert sorted((ids[o["from"]], ids[o["to"]], o["amount"]) for o in book["obligations"]) == [
@@ -162,7 +162,7 @@ def test_the_statistics_as_a_pdf_say_what_the_page_says(client, club):
 
 
 def test_anyas_deals_as_csv_with_her_role_and_what_each_moved(client, club):
-    """rules.md §10 D1 on the second Friday: her 7♥ moved her balance +56/3 (−8 whists, 10 × (4 − 4/3) pulya)."""
+    """docs/rules.md §10 D1 on the second Friday: her 7♥ moved her balance +56/3 (−8 whists, 10 × (4 − 4/3) pulya)."""
     import csv
 
     uids, ids = club

@@ -1,6 +1,6 @@
-"""Players across pulkas (CLUB.md §1-2) through the API: the circle, a player's statistics over the pulkas
+"""Players across pulkas (docs/club.md §1-2) through the API: the circle, a player's statistics over the pulkas
 that count for the caller, the filters, head-to-head, renaming and merging. A small club worked out by hand:
-the Sochi pulka of rules.md §10 (finished: A +263⅓, B −214⅔, C −48⅔, whist 0.5) and its first four deals
+the Sochi pulka of docs/rules.md §10 (finished: A +263⅓, B −214⅔, C −48⅔, whist 0.5) and its first four deals
 closed by hand."""
 
 from __future__ import annotations
@@ -182,7 +182,7 @@ def test_the_player_page_lists_his_pulkas_head_to_head_and_the_csv(client, club)
     assert table.index(f'href="/p/{club["four"]}"') < table.index(f'href="/p/{club["full"]}"')  # the latest first
     assert f'href="/p/{club["going"]}"' not in table  # unfinished: not counted
     assert f'href="/players/{ids["B"]}"' in table and "+263⅓" in table
-    # head to head with B: the running pairwise balance, and A's pairwise against B in each pulka (rules.md §10: 142)
+    # head to head with B: the running pairwise balance, and A's pairwise against B in each pulka (docs/rules.md §10: 142)
     versus = client.get(f"/players/{a}", query_string={"with": ids["B"]}).get_data(as_text=True)
     assert "Head to head with B" in versus and versus.count('<svg class="chart"') == 3  # whists, money, the pair
     assert '<td class="num">+142</td>' in versus

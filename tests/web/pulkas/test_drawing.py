@@ -155,7 +155,7 @@ def test_pdf_of_the_sochi_example(app, client, url):
     text = poppler("pdftotext", data)
     assert "Пулька у Ани" in text and "Players (clockwise): A, B, C" in text
     assert "finished after 10 deals" in text
-    # The money of rules.md §10: B pays A 107.33, C pays A 24.34.
+    # The money of docs/rules.md §10: B pays A 107.33, C pays A 24.34.
     assert "B pays A 107.33 ₽" in text and "C pays A 24.34 ₽" in text
     assert "+131.67 ₽" in text and "−107.33 ₽" in text
 

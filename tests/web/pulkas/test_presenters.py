@@ -1,4 +1,4 @@
-"""What pages and the API show, built from a stored pulka: values from rules.md §10 (the Sochi example),
+"""What pages and the API show, built from a stored pulka: values from docs/rules.md §10 (the Sochi example),
 one presenter per pulka version, and the cold read path (a restarted app, a second server process)."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from ..conftest import SOCHI, add, create, snapshot, sochi
 
 
 def names(client) -> list[str]:
-    """The names of the caller's circle (GET /api/v1/players lists them as objects: CLUB.md §2)."""
+    """The names of the caller's circle (GET /api/v1/players lists them as objects: docs/club.md §2)."""
     return [player["name"] for player in client.get("/api/v1/players").json["players"]]
 
 
@@ -131,7 +131,7 @@ def test_export_import_round_trip(app, client):
     assert add(client, pulka_id, SOCHI["deals"][9]).status_code == 201
     exported = client.get(f"/api/v1/pulkas/{pulka_id}/export").data
     started = json.loads(exported)["started"]
-    assert started.endswith("+00:00")  # FORMAT.md §1: a date-time with its offset
+    assert started.endswith("+00:00")  # docs/files.md §1: a date-time with its offset
     assert json.loads(exported) == json.loads(json.dumps(SOCHI)) | {
         "first_dealer": "A", "name": "Пятница", "currency": "₽", "started": started}
     response = client.post("/api/v1/import", data=exported, content_type="application/json")

@@ -1,5 +1,5 @@
 """The use cases on their own, without HTTP or a database (on the in-memory repositories of fakes.py): what
-each stores, and that each refusal raises its domain error and stores nothing. Figures are those of rules.md
+each stores, and that each refusal raises its domain error and stores nothing. Figures are those of docs/rules.md
 §10 (the Sochi example). The store itself is tested on SQLite and PostgreSQL in test_repository.py."""
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def test_a_stale_version_is_a_conflict(repo, owner):
 
 
 def test_edit_and_delete_that_break_a_later_deal_name_it(repo, owner):
-    # Leningrad: after 2 raspasy in a row a game must be at least 7 (rules.md §14 raspasy_exit [6, 7, 7]).
+    # Leningrad: after 2 raspasy in a row a game must be at least 7 (docs/rules.md §14 raspasy_exit [6, 7, 7]).
     file = pulyafile.parse({"format": "pulya/1", "players": ["A", "B", "C"], "rules": {"preset": "leningrad"},
                             "deals": [{"type": "raspasy", "tricks": {"B": 4, "C": 4, "A": 2}},
                                       {"type": "raspasy", "tricks": {"C": 4, "A": 4, "B": 2}},

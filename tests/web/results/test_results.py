@@ -1,4 +1,4 @@
-"""A pulka's end (CLUB.md §1): a pulka that finishes, or that its owner closes, keeps its result and takes
+"""A pulka's end (docs/club.md §1): a pulka that finishes, or that its owner closes, keeps its result and takes
 no write until its owner reopens it; both ends and the reopening are recorded."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def test_the_last_deal_freezes_the_pulka_with_its_settlement(client):
     result = client.get(f"/api/v1/pulkas/{pulka}").json["result"]
     assert result["ending"] == "finished" and result["by"] == "" and result["engine"]
     datetime.fromisoformat(result["at"])
-    # what it keeps is the settlement of rules.md §15, exactly
+    # what it keeps is the settlement of docs/rules.md §15, exactly
     settlement = client.get(f"/api/v1/pulkas/{pulka}/settlement").json
     expected = _settlement()
     assert [Fraction(p["net"]).limit_denominator(1000) for p in settlement["players"]] == list(expected.net)

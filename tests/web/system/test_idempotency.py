@@ -31,7 +31,7 @@ def key(value: str) -> dict[str, str]:
     return {"Idempotency-Key": value}
 
 
-# Each API write, on the pulka of rules.md §10 with its first two deals: (method, path, body).
+# Each API write, on the pulka of docs/rules.md §10 with its first two deals: (method, path, body).
 API_WRITES = {
     "add": ("POST", "/api/v1/pulkas/{uid}/deals", SOCHI["deals"][2]),
     "edit": ("PUT", "/api/v1/pulkas/{uid}/deals/2", SOCHI["deals"][1]),

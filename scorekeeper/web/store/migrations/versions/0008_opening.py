@@ -1,4 +1,4 @@
-"""pulkas.opening: the paper sheet a pulka went on from (FORMAT.md §5)
+"""pulkas.opening: the paper sheet a pulka went on from (docs/files.md §5)
 
 Revision ID: 0008
 Revises: 0007
