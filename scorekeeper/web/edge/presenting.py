@@ -4,6 +4,7 @@ version in that language), and the answers built of what it shows: files, share 
 from __future__ import annotations
 
 import threading
+from functools import partial
 from typing import cast
 
 from flask import Response, current_app, g, url_for
@@ -25,7 +26,12 @@ def presenter(pulka: Pulka) -> Presenter:
     """The presenter of this pulka version in the request's language."""
     cache = cast(Section[Presenter], current_app.extensions["scorekeeper.presenters"])
     key = (pulka.uid, pulka.version, language())
-    return cache.get(key) or cache.put(key, fresh(pulka))
+    found = cache.get(key)
+    if found is None:
+        made = fresh(pulka)
+        made.grew = partial(cache.grew, key)  # the parts it builds count in the cache's budget at once
+        found = cache.put(key, made)
+    return found
 
 
 def answering(pulka: Pulka) -> Presenter:

@@ -11,11 +11,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from itertools import islice
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
-RECENT = 64  # far more than the requests of a server's threads hold at once
 
 
 def one(item: Any) -> int:
@@ -26,9 +24,11 @@ class VersionCache(Generic[T]):
     """The most recently used items within a budget, safe to share between threads.
 
     The budget counts items, or whatever `weigh` measures (bytes). Items may grow after they are put
-    in (a presenter builds each part when first asked), so an item is weighed again whenever it is
-    asked for, and the recently used ones whenever one comes in: what a request built is counted by
-    the next.
+    in (a presenter builds each part when first asked), but only while a request holds them, and a request
+    holds what it was handed: so an item is weighed when it comes in, again whenever it is asked for, and
+    the items handed out since the last put are weighed again by the next put (what a request built is
+    counted by the next). A put weighs those few, never the whole cache: `weigh` should be cheap. An item
+    that knows when it grows says so (`grew`), and is counted at once, however long a request holds it.
     """
 
     def __init__(self, budget: int = 128, weigh: Callable[[Any], int] = one):
@@ -37,6 +37,7 @@ class VersionCache(Generic[T]):
         self.total = 0
         self._items: OrderedDict[Hashable, T] = OrderedDict()
         self._weights: dict[Hashable, int] = {}
+        self._handed: set[Hashable] = set()  # handed out since the last put: they may have grown since
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> T | None:
@@ -45,6 +46,7 @@ class VersionCache(Generic[T]):
             if item is not None:
                 self._items.move_to_end(key)
                 self._reweigh(key)
+                self._handed.add(key)
                 self._evict()
             return item
 
@@ -54,17 +56,28 @@ class VersionCache(Generic[T]):
         with self._lock:
             item = self._items.setdefault(key, item)
             self._items.move_to_end(key)
-            # What grew since it was weighed was asked for lately (requests build parts of what they asked
-            # for), so weighing the most recently used again keeps a put cheap however many items there are.
-            for recent in islice(reversed(self._items), RECENT):
-                self._reweigh(recent)
+            self._handed.add(key)
+            for handed in self._handed:
+                if handed in self._items:
+                    self._reweigh(handed)
+            self._handed = {key}  # weighed now, and still held by the request that put it
             self._evict()
             return item
+
+    def grew(self, key: Hashable, item: T, more: int) -> None:
+        """`item` built a part weighing `more`: counted now if it is what the cache keeps for `key` (an item
+        that lost the race to be put, or was let go, counts nothing)."""
+        with self._lock:
+            if self._items.get(key) is item:
+                self._weights[key] += more
+                self.total += more
+                self._evict()
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
             self._weights.clear()
+            self._handed.clear()
             self.total = 0
 
     def section(self, name: str) -> Section[Any]:
@@ -81,6 +94,7 @@ class VersionCache(Generic[T]):
         while self.total > self.budget and len(self._items) > 1:
             key, _ = self._items.popitem(last=False)
             self.total -= self._weights.pop(key)
+            self._handed.discard(key)
 
 
 class Section(Generic[T]):
@@ -95,3 +109,6 @@ class Section(Generic[T]):
     def put(self, key: Hashable, item: T) -> T:
         kept: T = self.cache.put((self.name, key), item)
         return kept
+
+    def grew(self, key: Hashable, item: T, more: int) -> None:
+        self.cache.grew((self.name, key), item, more)

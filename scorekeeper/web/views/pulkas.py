@@ -49,6 +49,9 @@ class Presenter:
         self._pages: dict[Hashable, str] = {}
         self._building: dict[tuple[int, Hashable], threading.Lock] = {}
         self._lock = threading.Lock()
+        self._bytes = ITEM_BYTES  # what it keeps, counted as each part is built (weight)
+        # Told of each part built, with its weight: the cache that keeps this presenter counts it at once.
+        self.grew: Callable[[Presenter, int], None] = _kept_nowhere
 
     # -- deals --------------------------------------------------------------------------
 
@@ -60,7 +63,8 @@ class Presenter:
     def deal(self, number: int) -> dict[str, Any]:
         """One deal as the protocol shows it (saving a deal shows only that one: built alone)."""
         result = self.pulka.result(number)  # NotFound for a deal the pulka does not have
-        return self._once(self._deals, number, lambda: deals.deal_view(self.pulka, result, self.language))
+        return self._once(self._deals, number, lambda: deals.deal_view(self.pulka, result, self.language),
+                          lambda _: VIEW_BYTES)
 
     def deal_form(self, number: int) -> dict[str, Any]:
         return deals.deal_form(self.pulka, number)
@@ -88,7 +92,7 @@ class Presenter:
             "balance": settled.balance[i],
             "money": settled.money[i],
         } for i, name in enumerate(names)]
-        return {
+        return self._built(CHAIN_BYTES * len(pulka.deals), {
             "id": pulka.uid,
             "name": pulka.name,
             "version": pulka.version,
@@ -101,7 +105,7 @@ class Presenter:
             "next": self.next_deal,
             "table": rows,
             "last": self.deal(len(pulka.deals)) if pulka.deals else None,
-        }
+        })
 
     @cached_property
     def settled(self) -> Settled:
@@ -114,7 +118,7 @@ class Presenter:
 
     @cached_property
     def sheet_json(self) -> str:
-        return json.dumps(jsonable(self.sheet), ensure_ascii=False)
+        return self._text(json.dumps(jsonable(self.sheet), ensure_ascii=False))
 
     @cached_property
     def settlement(self) -> dict[str, Any]:
@@ -178,26 +182,35 @@ class Presenter:
     @cached_property
     def export(self) -> str:
         """The pulya/1 file."""
-        return exports.pulka_file(self.pulka)
+        return self._text(exports.pulka_file(self.pulka))
 
     @cached_property
     def csv(self) -> str:
         """The protocol, one line per entry."""
-        return exports.protocol_csv(self.protocol, self.pulka.players, self.language)
+        return self._text(exports.protocol_csv(self.protocol, self.pulka.players, self.language))
 
     def filename(self, ext: str) -> str:
         return filename(self.pulka.name, self.pulka.created_at, ext)
 
     def weight(self) -> int:
-        """Bytes this presenter keeps, about: its views and the texts it built. The replay is its pulka's,
-        weighed with the pulka in the store's cache: every read asks for both, one after the other, so
-        they leave the cache one after the other too."""
-        texts = [*self._pages.copy().values(), *self._drawings.copy().values(), *self._pdfs.copy().values(),
-                 *(self.__dict__.get(name, "") for name in ("sheet_json", "export", "csv"))]
-        chains = CHAIN_BYTES * len(self.pulka.deals) if "sheet" in self.__dict__ else 0
-        return ITEM_BYTES + VIEW_BYTES * len(self._deals) + chains + sum(map(sys.getsizeof, texts))
+        """Bytes this presenter keeps, about: its views (VIEW_BYTES a deal's, CHAIN_BYTES a deal for the
+        sheet's chains) and the texts it built (what sys.getsizeof says), counted as each is built. The
+        replay is its pulka's, weighed with the pulka in the store's cache: every read asks for both, one
+        after the other, so they leave the cache one after the other too."""
+        return self._bytes
 
-    def _once(self, cache: dict[Hashable, T], key: Hashable, build: Callable[[], T]) -> T:
+    def _built(self, weight: int, part: T) -> T:
+        """A part just built, counted: here, and by the cache that keeps this presenter."""
+        with self._lock:
+            self._bytes += weight
+        self.grew(self, weight)
+        return part
+
+    def _text(self, text: str) -> str:
+        return self._built(sys.getsizeof(text), text)
+
+    def _once(self, cache: dict[Hashable, T], key: Hashable, build: Callable[[], T],
+              weigh: Callable[[T], int] = sys.getsizeof) -> T:
         """cache[key], built by the first to ask: whoever asks meanwhile waits for that build, not a second one."""
         found = cache.get(key)
         if found is None:
@@ -207,11 +220,16 @@ class Presenter:
                 found = cache.get(key)
                 if found is None:
                     try:
-                        found = cache[key] = build()
+                        made = build()
+                        found = cache[key] = self._built(weigh(made), made)
                     finally:
                         with self._lock:
                             self._building.pop((id(cache), key), None)
         return found
+
+
+def _kept_nowhere(presenter: Presenter, weight: int) -> None:
+    """A presenter no cache keeps (a write's answer, a test's) tells nobody of its growth."""
 
 
 # What a cached item keeps alive, in bytes, measured with tracemalloc on 1,000- and 5,000-deal pulkas
