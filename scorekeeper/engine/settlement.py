@@ -40,8 +40,9 @@ class Settlement:
 
 
 def round_half_away(value: Fraction, places: int = 2) -> Decimal:
-    scaled = abs(value) * 10**places
-    whole = floor(scaled + Fraction(1, 2))
+    # floor(|value| × 10^places + 1/2) in whole numbers: |p/q| × s + 1/2 = (2|p|s + q) / 2q.
+    scaled, denominator = abs(value.numerator) * 10**places, value.denominator
+    whole = (2 * scaled + denominator) // (2 * denominator)
     return Decimal(whole if value >= 0 else -whole).scaleb(-places)
 
 
@@ -76,16 +77,20 @@ def settle(sheet: Sheet, rules: Rules) -> Settlement:
     per_gora, per_pulya = rules.gora_point_whists, rules.pulya_point_whists
     amnesty = min(gora)
     gora_whists = tuple(Fraction(per_gora * (g - amnesty), n) for g in gora)
-    pairwise = tuple(
-        tuple(
-            Fraction(0) if i == j else
-            whists[i][j] - whists[j][i] + gora_whists[j] - gora_whists[i] + Fraction(per_pulya * (pulya[i] - pulya[j]), n)
+    # What i wins from j, n times over: whists both ways, gora (gora_whists[j] - gora_whists[i], the amnesty
+    # cancelling) and pulya, each in whole numbers (or the sheet's own fractions) until one division by n.
+    times_n = [
+        [
+            0 if i == j else
+            n * (whists[i][j] - whists[j][i]) + per_gora * (gora[j] - gora[i]) + per_pulya * (pulya[i] - pulya[j])
             for j in range(n)
-        )
+        ]
         for i in range(n)
-    )
-    net = tuple(sum(row, Fraction(0)) for row in pairwise)
-    cents = _cents([value * Fraction(rules.whist_price) for value in net])
+    ]
+    pairwise = tuple(tuple(Fraction(value, n) for value in row) for row in times_n)
+    net = tuple(Fraction(sum(row), n) for row in times_n)
+    price = Fraction(rules.whist_price)
+    cents = _cents([value * price for value in net])
     return Settlement(
         net=net,
         balance=tuple(round_half_away(value) for value in net),
