@@ -60,7 +60,7 @@ class Store:
 
         def read(since: datetime) -> list[tuple[str, Stamp]]:
             with self.db.reads.connect() as connection:
-                return lately_written(connection, since)
+                return lately_written(connection, since, self.watch.stamps)
 
         def generation() -> int:
             with self.db.reads.connect() as connection:

@@ -102,6 +102,32 @@ def test_sqlite_processes_learn_from_the_change_counter(tmp_path):
         store.close()
 
 
+def test_a_reading_of_the_change_counter_reads_the_stamps_only_of_pulkas_written_elsewhere(tmp_path):
+    """Every reading looks back SLACK seconds; what this process wrote itself, or learnt already, is known by
+    its version, and only newer versions have their deals counted and their last change read."""
+    url = f"sqlite:///{tmp_path / 'one.sqlite'}"
+    Database(url).upgrade()
+    store = Store(Database(url))
+    owner = store.accounts.create_account("owner", "not a real hash").id
+    made = [pulkas.create_pulka(store.pulkas, owner, Settings(f"t{n}", "", ("A", "B", "C"), 0, Rules.of("sochi")))
+            for n in range(3)]
+    deals.add_deal(store.pulkas, EnterDeal(made[1].uid, read_deal(RASPASY, made[1].players, 1)))
+    known = {made[0].uid: Stamp(1, 0, None), made[1].uid: Stamp(1, 0, None)}  # the third: never heard of
+    since = made[0].updated_at - watching.SLACK
+    with store.db.reads.connect() as connection:
+        sent = store.db.statements()
+        written = dict(watching.lately_written(connection, since, known))
+        assert store.db.statements() - sent == 2  # the versions, then the stamps of the two newer ones
+        assert set(written) == {made[1].uid, made[2].uid}
+        assert written[made[1].uid].version == 2 and written[made[1].uid].deals == 1
+        assert written[made[2].uid] == Stamp(1, 0, None)
+        known |= written
+        sent = store.db.statements()
+        assert watching.lately_written(connection, since, known) == []
+        assert store.db.statements() - sent == 1  # the versions only: nothing newer to read
+    store.close()
+
+
 def test_a_write_on_a_version_known_gone_is_refused_without_a_transaction(database_url):
     """Fifty phones writing on one pulka keep meeting versions that are gone: what this process knows of
     the pulka refuses those before any statement is sent; a write on the version the pulka is at still goes
