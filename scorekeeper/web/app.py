@@ -6,6 +6,7 @@ import mimetypes
 import os
 import secrets
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,21 @@ class CompiledTemplates(BytecodeCache):
 COMPILED = CompiledTemplates()
 
 
+class App(Flask):
+    """Flask, remembering which of the views and hooks are synchronous: it asks `inspect` again for each one
+    it calls, seven or more times a request, and a watching phone's version check is little more."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._sync: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        found = self._sync.get(func)
+        if found is None:
+            found = self._sync[func] = super().ensure_sync(func)
+        return found
+
+
 def _secret_key(instance: Path) -> str:
     path = instance / "secret_key"
     if not path.exists():
@@ -84,7 +100,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     settings.AppSettings), else an SQLite file and a generated secret key in the instance folder. Raises
     db.Unavailable when a setting cannot be read, or the instance folder or the database cannot be written."""
     settings = AppSettings.read(os.environ, config, instance_path)
-    app = Flask(__name__, instance_path=settings.instance_path, instance_relative_config=True,
+    app = App(__name__, instance_path=settings.instance_path, instance_relative_config=True,
                 template_folder=TEMPLATES_DIR, static_folder=STATIC_DIR)
     app.config.update(settings.config)
     if proxies := settings.proxies:

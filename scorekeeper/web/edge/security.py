@@ -3,8 +3,11 @@ database that refuses for a while answered as 503 rather than 500."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, current_app, request
-from flask.sessions import SecureCookieSessionInterface
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from flask import Flask, Request, current_app, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.wrappers import Response as BaseResponse  # a redirect is one
 from sqlalchemy.exc import SQLAlchemyError
@@ -25,10 +28,23 @@ SECURITY_HEADERS = {
 }
 
 
-def security_headers(response: Response) -> Response:
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
-    return response
+class SecurityHeaders:
+    """The app's WSGI callable, every answer given the security headers it does not set itself (error pages,
+    static files and redirects too). Added to the list of pairs the answer starts with, once: Flask's header
+    object would be searched through for each of them."""
+
+    _ADDED = [(name.lower(), name, value) for name, value in SECURITY_HEADERS.items()]
+
+    def __init__(self, wsgi: Callable[[dict[str, Any], Any], Iterable[bytes]]):
+        self.wsgi = wsgi
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            present = {name.lower() for name, _ in headers}
+            headers.extend((name, value) for lower, name, value in self._ADDED if lower not in present)
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi(environ, start)
 
 
 def database_refused(error: SQLAlchemyError) -> errors.Reply:
@@ -48,6 +64,12 @@ class SessionInterface(SecureCookieSessionInterface):
     """The session cookie is marked Secure whenever the page came over HTTPS (behind a proxy too)."""
 
     _signing: tuple[object, URLSafeTimedSerializer | None] | None = None
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        # No cookie (an API call with a token, a first visit): an empty session, without parsing the cookies.
+        if "HTTP_COOKIE" not in request.environ and self.get_signing_serializer(app) is not None:
+            return self.session_class()
+        return super().open_session(app, request)
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return super().get_cookie_secure(app) or request.is_secure
@@ -72,5 +94,5 @@ def remember_choice(response: BaseResponse, name: str, value: str) -> None:
 
 def init(app: Flask) -> None:
     app.session_interface = SessionInterface()
-    app.after_request(security_headers)
+    app.wsgi_app = SecurityHeaders(app.wsgi_app)  # type: ignore[method-assign]
     app.register_error_handler(SQLAlchemyError, database_refused)
