@@ -35,6 +35,9 @@ _ACCESS = (
         ShareRow.id.in_(select(AccessRow.share_id).where(AccessRow.account_id == bindparam("account")))))
     .where(PulkaRow.uid == bindparam("uid"))
 )
+# The links' last use noted (built once: the first request of every link in KEEP seconds sends it).
+_USED = update(ShareRow).where(ShareRow.id.in_(bindparam("ids", expanding=True))).values(
+    last_used_at=bindparam("at"))
 # A share link's last use is written at most this often: reading the sheet should not write every time.
 LAST_USED_EVERY = timedelta(minutes=10)
 
@@ -122,7 +125,7 @@ class ShareStore:
     def _used(self, share_ids: Sequence[str]) -> None:
         if share_ids:
             with noting(), self.db.engine.begin() as connection:
-                connection.execute(update(ShareRow).where(ShareRow.id.in_(share_ids)).values(last_used_at=now()))
+                connection.execute(_USED, {"ids": list(share_ids), "at": now()})
 
 
 def share_of(row: ShareRow, uid: str) -> Share:
