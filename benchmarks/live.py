@@ -191,6 +191,26 @@ def serving(workers: int, env: dict[str, str] | None = None) -> Iterator[tuple[s
         drop()
 
 
+def server_cpu() -> float:
+    """The CPU seconds the server's processes (this script's children, and theirs) have used so far: waitress and
+    everything else they do beside the version checks and deal writes that SCOREKEEPER_STATS counts (Linux)."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0
+    pending = [os.getpid()]
+    while pending:
+        pid = pending.pop()
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children") as children:
+                    pending += map(int, children.read().split())
+            if pid != os.getpid():
+                with open(f"/proc/{pid}/stat") as stat:
+                    fields = stat.read().rpartition(")")[2].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+        except OSError:  # gone meanwhile
+            pass
+    return total / tick
+
+
 def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1] if len(values) > 1 else (values or [0])[0]
 
@@ -216,7 +236,9 @@ def main() -> int:
         print(f"server: waitress, {args.workers} process(es), {kind}; {args.tables} tables × {args.phones} "
               f"phones polling every {POLL_EVERY:g} s; a deal per table every {args.every:g} s; "
               f"{args.seconds:g} s; {os.cpu_count()} CPUs shared with the load")
+        used = server_cpu()
         delays, missed, writes = asyncio.run(run(port, tables, args.phones, args.seconds, args.every))
+        used = server_cpu() - used
         polls = args.tables * args.phones / POLL_EVERY
         print(f"\nabout {polls:.0f} version checks/s, {args.tables / args.every:.1f} deals/s")
         print(f"deals seen by every phone: {len(delays)} (not seen in time: {missed})")
@@ -224,6 +246,8 @@ def main() -> int:
               f"p95 {p95(delays):.2f} s   max {max(delays):.2f} s   (goal: p95 < 3 s)")
         print(f"  deal writes meanwhile                 median {statistics.median(writes) * 1000:.1f} ms   "
               f"p95 {p95(writes) * 1000:.1f} ms   (goal: p95 < 100 ms)")
+        print(f"  the server's processes used {used:.1f} s of CPU in the {args.seconds:g} s "
+              f"({used / args.seconds * 100:.0f}% of one core)")
         met = p95(delays) < 3 and p95(writes) < 0.1 and not missed
     figures = server_figures(instance)
     checks = figures["version"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from fractions import Fraction
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from typing import Any, TypeGuard
 
 from .contracts import CONTRACTS, Contract
@@ -420,8 +420,9 @@ class Rules:
     @cached_property
     def terms(self) -> dict[tuple[int, str], Terms]:
         """What each contract is worth under these rules, by its level and strain: the table scoring reads
-        for every game, worked out once (a Rules is frozen; the table is kept beside its fields)."""
-        return {(c.level, c.strain): Terms.of(c, self) for c in CONTRACTS.values()}
+        for every game, worked out once (a Rules is frozen; the table is kept beside its fields, and shared by
+        equal rules: every pulka read from the database has a Rules of its own, most of them alike)."""
+        return _terms(self)
 
     def to_dict(self) -> dict[str, JsonValue]:
         """JSON data: the preset and every parameter, resolved."""
@@ -458,6 +459,11 @@ class Terms:
                    max(rules.consolation_factor * price, rules.consolation_min),
                    shortfall.numerator if shortfall.denominator == 1 else shortfall, contract.obligation,
                    contract.label_text, rules.checked_ten(contract))
+
+
+@lru_cache(maxsize=64)
+def _terms(rules: Rules) -> dict[tuple[int, str], Terms]:
+    return {(c.level, c.strain): Terms.of(c, rules) for c in CONTRACTS.values()}
 
 
 class RulesError(ValueError):

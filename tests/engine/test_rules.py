@@ -165,3 +165,14 @@ def test_values_beyond_the_bounds_are_refused(name, value):
 def test_the_bounds_admit_every_preset():
     for rules in PRESETS.values():
         assert Rules.from_dict(rules.to_dict()) == rules
+
+
+def test_equal_rules_share_one_table_of_terms_and_other_rules_have_their_own():
+    """Every pulka read from the database brings a Rules of its own: the table scoring reads (§4, §5) is
+    worked out once for all that are alike, and is each one's own table, value for value."""
+    sochi, again = Rules.of("sochi"), Rules.from_dict({"preset": "sochi"})
+    assert sochi is not again and sochi.terms is again.terms
+    doubled = Rules.of("sochi", whist_factor=2)
+    assert doubled.terms is not sochi.terms
+    for key, terms in doubled.terms.items():
+        assert terms.per_trick == 2 * sochi.terms[key].per_trick and terms.price == sochi.terms[key].price
