@@ -8,7 +8,8 @@ A replay validates every deal and keeps the totals of the sheet it ends on. What
 pages draw besides, the chain of running totals of every cell (`Replay.chain`), the
 sheet after each deal and each deal's lines with their reasons (`DealResult`), is worked
 out from the deals again when someone first asks for it: a replay that only needs the
-last sheet and its settlement makes none of it. A writer of every line of a long pulka
+last sheet and its settlement makes none of it. A caller that will show them has the
+chains linked as the replay goes (`replay(…, chains=True)`), in the one pass. A writer of every line of a long pulka
 has them said once for each distinct line (`Replay.lines`, or `replay(…, say=…)` as it
 replays), rather than made and kept line by line.
 """
@@ -52,6 +53,31 @@ class _Chain:
         return self.totals[low - 1] if low else 0
 
 
+class _Links:
+    """The chains of a tally's totals, link by link as deals are written on it: each total a deal changed gets
+    a link in its chain; the totals it starts with (a paper opening's), when not 0, are links of deal 0."""
+
+    def __init__(self, tally: Tally):
+        self.now: list[Sequence[Points]] = [tally.pulya, tally.gora, *tally.whists]  # the tally's own lists
+        self.before = [list(row) for row in self.now]
+        self.rows = [[_Chain() for _ in row] for row in self.now]
+        for chains, opening in zip(self.rows, self.before):
+            for chain, total in zip(chains, opening):
+                if total:
+                    chain.deals.append(0)
+                    chain.totals.append(total)
+
+    def written(self, number: int) -> None:
+        """Deal `number` was just written on the tally."""
+        for totals, was, chains in zip(self.now, self.before, self.rows):
+            if totals != was:
+                for chain, total, old in zip(chains, totals, was):
+                    if total != old:
+                        chain.deals.append(number)
+                        chain.totals.append(total)
+                was[:] = totals
+
+
 class _History:
     """A replay's valid deals, and what the rest is worked out from: each deal's place in a raspasy streak,
     the streak after it, the sheet at the start and at the end. Shared by the replay and its results."""
@@ -70,33 +96,25 @@ class _History:
     @property
     def rows(self) -> list[list[_Chain]]:
         """The chains row by row, as the sheet has them: the pulyas, the goras, then each player's whists on the
-        others. Worked out on first use, by writing every deal again (the totals only)."""
+        others. Linked by the replay when asked to (`replay(…, chains=True)`), else worked out on first use, by
+        writing every deal again (the totals only)."""
         if self._rows is None:
             self._rows = self._chains()
         return self._rows
 
+    @rows.setter
+    def rows(self, rows: list[list[_Chain]]) -> None:
+        self._rows = rows
+
     def _chains(self) -> list[list[_Chain]]:
-        start, n = self.start, self.start.n
-        tally = Tally(self.rules, n, lines=False)
+        start = self.start
+        tally = Tally(self.rules, start.n, lines=False)
         tally.pulya, tally.gora, tally.whists = list(start.pulya), list(start.gora), [list(r) for r in start.whists]
-        now: list[Sequence[Points]] = [tally.pulya, tally.gora, *tally.whists]
-        before = [list(row) for row in now]
-        rows = [[_Chain() for _ in range(n)] for _ in now]
-        for chains, opening in zip(rows, before):
-            for chain, total in zip(chains, opening):
-                if total:
-                    chain.deals.append(0)
-                    chain.totals.append(total)
+        links = _Links(tally)
         for number in range(1, len(self.deals) + 1):
             self.write(tally, number)
-            for totals, was, chains in zip(now, before, rows):
-                if totals != was:  # each total this deal changed gets a link in its chain
-                    for chain, total, old in zip(chains, totals, was):
-                        if total != old:
-                            chain.deals.append(number)
-                            chain.totals.append(total)
-                    was[:] = totals
-        return rows
+            links.written(number)
+        return links.rows
 
     def pulya(self, deals: int) -> list[int]:
         """The pulyas once `deals` deals were written."""
@@ -267,7 +285,7 @@ class _Saying(Tally, Generic[Told]):
 
 
 def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, start: Sheet | None = None,
-           say: Callable[[Entry], Any] | None = None) -> Replay:
+           say: Callable[[Entry], Any] | None = None, chains: bool = False) -> Replay:
     """Validate and score every deal in order; PulkaError at the first deal with a problem.
 
     `start` is a sheet to go on from instead of the empty one (a pulka begun on paper): its
@@ -276,7 +294,8 @@ def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, s
 
     `say`, when given, says each line as the deal is written (as `Replay.lines` does, each distinct
     line once), and the replay keeps the deals' lines as said (`Replay.said`): for a writer of every
-    line, one pass instead of two.
+    line, one pass instead of two. `chains`: the chains of running totals are linked as the deals are
+    written, for a caller that will show them (a page, the answer to a deal): one pass instead of two.
 
     A long replay keeps every object it makes, so the cyclic garbage collector finds nothing
     to free in it; a caller that replays thousands of deals at once may pause it around the call.
@@ -295,6 +314,7 @@ def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, s
         start = Sheet(n, first_dealer, 0, tuple(start.pulya), tuple(start.gora), tuple(map(tuple, start.whists)),
                       0, tally.finished)
     history = _History(rules, start)
+    links = _Links(tally) if chains else None
     seatings = [seating(n, dealer) for dealer in range(n)]
     exit_on_any = rules.raspasy_exit_on is RaspasyExitOn.ANY
     said: list[list[Any]] = []
@@ -309,6 +329,8 @@ def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, s
             saying.said = []
             said.append(saying.said)
         made = tally.play(deal, seatings[dealer], k)
+        if links is not None:
+            links.written(number)
         if k:
             streak = k
         elif made or exit_on_any:
@@ -318,6 +340,8 @@ def replay(rules: Rules, n: int, deals: Iterable[Deal], first_dealer: int = 0, s
         history.ks.append(k)
         history.streaks.append(streak)
         dealer = (dealer + 1) % n
+    if links is not None:
+        history.rows = links.rows
     if number:
         history.end = Sheet(n, first_dealer, number, tuple(tally.pulya), tuple(tally.gora),
                             tuple(map(tuple, tally.whists)), streak, finished)

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from scorekeeper.engine import Column, Contract, Deal, DealType, Rules, Sheet, Strain, replay
+from scorekeeper.engine import Column, Contract, Deal, DealType, PulkaError, Rules, Sheet, Strain, replay
 from scorekeeper.files.pulyafile import loads
 
 from .generate import generate
@@ -61,6 +61,29 @@ def test_the_chains_are_the_totals_after_each_deal_that_changed_them():
                     expected.append(total)
                     last = total
             assert result.chain(column, player, on) == expected
+
+
+def test_chains_linked_as_the_replay_goes_are_the_chains_worked_out_after():
+    """`replay(…, chains=True)` links them in its one pass: the same chains, sheets and lines as a replay that
+    works them out when first asked, for pulkas of every kind, and for one that goes on from paper."""
+    rng = random.Random(9)
+    for pulka, later in _pulkas(30, seed=9):
+        n = len(pulka.players)
+        paper = Sheet(n, pulya=tuple(rng.choice((0, 1, 2)) for _ in range(n)), gora=(0,) * n,
+                      whists=tuple(tuple(0 if i == j else rng.choice((0, 4)) for j in range(n)) for i in range(n)))
+        for start in (None, paper):
+            if start is not None:
+                try:
+                    later = replay(pulka.rules, n, pulka.deals, pulka.first_dealer, start=start)
+                except PulkaError:  # the paper's pulyas ended it before its last deal
+                    continue
+            linked = replay(pulka.rules, n, pulka.deals, pulka.first_dealer, start=start, chains=True)
+            assert linked._history._rows is not None  # linked already, before anything is asked
+            for column, player, on in _cells(n):
+                assert linked.chain(column, player, on) == later.chain(column, player, on)
+            for number in range(1, len(pulka.deals) + 1):
+                assert linked.sheet_before(number) == later.sheet_before(number)
+                assert linked.result(number).entries == later.result(number).entries
 
 
 def test_a_pulka_goes_on_from_a_paper_sheet():

@@ -231,9 +231,11 @@ def note(what: str, deal: int | None, by: str) -> dict[str, object]:
 
 def replayed(settings: Settings, deals: Sequence[Deal], focus: int | None = None, action: Text | None = None,
              renumber_from: int | None = None) -> Replay:
-    """The engine's replay of `deals`; DealRefused with its problems if a deal breaks the rules."""
+    """The engine's replay of `deals`, its chains linked (the sheet and the answer show them); DealRefused
+    with its problems if a deal breaks the rules."""
     try:
-        return replay(settings.rules, len(settings.players), deals, settings.first_dealer, settings.opening)
+        return replay(settings.rules, len(settings.players), deals, settings.first_dealer, settings.opening,
+                      chains=True)
     except PulkaError as error:
         raise DealRefused.of(error, settings.players, focus, action, renumber_from) from None
 

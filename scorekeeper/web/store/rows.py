@@ -27,8 +27,8 @@ def pulka_of(row: PulkaRow, deals: tuple[Deal, ...], replayed: Replay | None = N
     rules = Rules.from_dict(row.rules)
     opening = opening_of(row.opening, rules)
     if replayed is None:
-        # Stored deals replayed once already when they were written.
-        replayed = replay(rules, len(names), deals, row.first_dealer, opening)
+        # Stored deals replayed once already when they were written; read to be shown, with their chains.
+        replayed = replay(rules, len(names), deals, row.first_dealer, opening, chains=True)
     return Pulka(row.uid, row.version, row.name, row.currency, names, row.first_dealer, rules, deals, replayed,
                  aware(row.created_at), aware(row.updated_at), row.owner_id, row.last_change, row.table_uid, opening,
                  Result.read(row.result), row.utc_offset)
