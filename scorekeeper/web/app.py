@@ -6,7 +6,9 @@ import mimetypes
 import os
 import secrets
 import tempfile
+import weakref
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -50,17 +52,21 @@ COMPILED = CompiledTemplates()
 
 class App(Flask):
     """Flask, remembering which of the views and hooks are synchronous: it asks `inspect` again for each one
-    it calls, seven or more times a request, and a watching phone's version check is little more."""
+    it calls, seven or more times a request, and a watching phone's version check is little more. Weakly: a
+    function made for one request (after_this_request) is forgotten with it."""
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self._sync: dict[Callable[..., Any], Callable[..., Any]] = {}
+        self._synchronous: weakref.WeakSet[Callable[..., Any]] = weakref.WeakSet()
 
     def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
-        found = self._sync.get(func)
-        if found is None:
-            found = self._sync[func] = super().ensure_sync(func)
-        return found
+        if func in self._synchronous:
+            return func
+        made = super().ensure_sync(func)
+        if made is func:
+            with suppress(TypeError):  # one that cannot be referred to weakly is asked about each time
+                self._synchronous.add(func)
+        return made
 
 
 def _secret_key(instance: Path) -> str:

@@ -20,7 +20,7 @@ from scorekeeper.resources import resource_dir
 from scorekeeper.web import create_app
 from scorekeeper.web.store.db import normalize_url
 
-from ..conftest import SOCHI, create, signed_in, snapshot
+from ..conftest import SOCHI, create, make_app, signed_in, snapshot
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -226,3 +226,37 @@ def test_a_connection_the_database_dropped_is_replaced(database_url, monkeypatch
     with database.reads.connect() as connection:
         assert connection.execute(text("SELECT 1")).scalar() == 1
     database.engine.dispose()
+
+
+def test_the_app_remembers_which_hooks_are_synchronous_and_forgets_those_made_for_one_request(database_url, tmp_path):
+    """Flask asks whether each view and hook is a coroutine every time it calls one; the app remembers the
+    answer for those it keeps, and a function made for one request (after_this_request) is not kept by it."""
+    import gc
+
+    from flask import after_this_request
+
+    from scorekeeper.web.edge.access import Need, needs
+
+    app = make_app(database_url, tmp_path)
+
+    @app.get("/_one_request")
+    @needs(Need.ANYONE)
+    def one_request():
+        @after_this_request
+        def marked(response):
+            response.headers["X-Made"] = "for this request"
+            return response
+
+        return "made"
+
+    client = app.test_client()
+    first = client.get("/_one_request")
+    gc.collect()
+    kept = len(app._synchronous)
+    for _ in range(5):
+        response = client.get("/_one_request")
+        assert response.headers["X-Made"] == "for this request" and response.text == "made"
+    gc.collect()
+    assert first.status_code == 200 and len(app._synchronous) == kept
+    assert app.view_functions["one_request"] in app._synchronous and app.ensure_sync(one_request) is one_request
+    app.extensions["scorekeeper"].db.engine.dispose()
