@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime, timedelta, timezone
+from decimal import Decimal
 from enum import StrEnum
 
 from flask import (current_app, flash, make_response, redirect, render_template, request,
@@ -35,7 +36,7 @@ from ..services import ledger as ledger_service
 from ..services import pulkas as pulka_service
 from ..views.filters import orientation_of
 from ..views.gate import Busy
-from ..views.ledger import carry_over, owed_lines
+from ..views.ledger import AtTheTable, at_the_table, table_lines
 from ..views.pulkas import card
 from ..views.settlement import CASH_COOKIE, CASH_UNITS, cash_unit, in_cash_view
 from .blueprint import bp
@@ -211,12 +212,9 @@ def settlement(uid: str) -> ResponseReturnValue:
     chosen = request.args.get("cash")
     unit = cash_unit(chosen if chosen is not None else request.cookies.get(CASH_COOKIE))
     cash = in_cash_view(pulka.players, pulka.settlement, unit) if unit is not None else None
-    before = None  # what its players owed each other before it, in the caller's ledger
-    if caller().account is not None:
-        carried = ledger_service.carried(store().ledger, me(), uid, pulka.currency)
-        before = carry_over(carried, pulka.settlement.money, unit)
     response = make_response(render_template("pulkas/settlement.html", pulka=pulka, view=view.settlement,
-                                             balances=view.balances, cash=cash, units=CASH_UNITS, before=before,
+                                             balances=view.balances, cash=cash, units=CASH_UNITS,
+                                             table=_in_the_ledger(pulka, unit),
                                              people=caller().account is not None))
     if chosen is not None:
         remember_choice(response, CASH_COOKIE, str(unit or ""))
@@ -235,13 +233,19 @@ def export(uid: str) -> ResponseReturnValue:
 def pdf(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     view = presenter(pulka)
-    before = None  # as on the settlement page: what its players owed each other before, in the caller's ledger
-    if caller().account is not None:
-        carried = ledger_service.carried(store().ledger, me(), uid, pulka.currency)
-        before = carry_over(carried, pulka.settlement.money)
-    lines = owed_lines(before, pulka.currency, i18n.language(), i18n.catalog().gettext) if before else ((), ())
-    return download(view.pdf(orientation_of(request.args.get("orientation")), lines), "application/pdf",
+    table = _in_the_ledger(pulka)  # as on the settlement page, to the cent, with when it was read
+    ledger = table_lines(table, i18n.language(), i18n.catalog().gettext) if table else None
+    return download(view.pdf(orientation_of(request.args.get("orientation")), ledger), "application/pdf",
                     view.filename("pdf"))
+
+
+def _in_the_ledger(pulka: Pulka, unit: Decimal | None = None) -> AtTheTable | None:
+    """Where a frozen pulka's players stand in the caller's ledger now (docs/club.md §4); None for a pulka
+    still going on, or a caller with no ledger (a link's viewer)."""
+    if pulka.frozen is None or caller().account is None:
+        return None
+    table = ledger_service.at_the_table(store().ledger, me(), pulka.uid, pulka.currency)
+    return at_the_table(table, pulka.started.tzinfo or timezone.utc, unit)
 
 
 @bp.get("/p/<uid>/protocol.csv")

@@ -10,6 +10,7 @@ import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta, timezone
 from decimal import Decimal
 from typing import Any
 
@@ -117,7 +118,7 @@ def _read(session: Session, account_id: int) -> tuple[Rows, dict[str, int], dict
         assert result is not None
         seats = [roots[seat.player_id].uid for seat in sorted(row.seats, key=lambda s: s.seat)]
         entries += obligations_of(row.uid, row.name, local_date(row), row.currency, row.owner_id == account_id,
-                                  result, seats)
+                                  result, seats, timezone(timedelta(minutes=row.utc_offset or 0)))
     shared = {e.obligation.id for e in entries if not e.own}
     owners = {row.owner_id for row in pulkas if row.owner_id != account_id}
     query = select(PaymentRow).where(or_(PaymentRow.owner_id == account_id, PaymentRow.owner_id.in_(owners) &
