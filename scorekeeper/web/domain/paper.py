@@ -16,6 +16,7 @@ from ...files import columns, pulyafile, sheetfile
 from ...engine import Code, Problem, PulkaEnd, Rules, Sheet
 from ...files.sheetfile import PaperSheet
 from ...i18n.words import Msg
+from .names import seated_fault
 from .reading import first_unstorable
 from .refusals import Fault, Refused, Unstorable
 
@@ -27,16 +28,21 @@ _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u00a0": "", " ": ""})
 
 
 def read_sheet(data: object) -> PaperSheet:
-    """A `pulya-sheet/1` object, refused with the file's own problem code on its field."""
+    """A `pulya-sheet/1` object, refused with the file's own problem code on its field, or (bad_players) where
+    two names read as one or one shows nothing."""
     field = first_unstorable(data)
     if field is not None:
         raise Unstorable(field)
     try:
-        return sheetfile.parse(data)
+        paper = sheetfile.parse(data)
     except pulyafile.FileError as error:
         p = error.problem
         faults = [Fault.of(q.code.value, q.field, q.full, None, error.players) for q in error.problems]
         raise Refused(p.full, p.field, code=p.code.value, names=error.players, faults=faults) from None
+    why = seated_fault(paper.players)  # the app's rule beside the file's (docs/club.md §1)
+    if why is not None:
+        raise Refused(why, "players", code=Code.BAD_PLAYERS.value)
+    return paper
 
 
 def check_opening(paper: PaperSheet) -> None:

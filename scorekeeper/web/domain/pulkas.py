@@ -15,6 +15,7 @@ from ...files import pulyafile
 from ...engine import DealResult, Deal, Replay, Rules, RulesError, Settlement, Sheet, Text, settle
 from ...i18n.words import Msg
 from .limits import CURRENCY_MAX, PULKA_NAME_MAX
+from .names import seated_fault
 from .reading import one_line
 from .refusals import Fault, NotFound, PulkaFrozen, SettingsInvalid
 from .results import Ending, Result
@@ -250,6 +251,7 @@ def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:
     names = tuple(value) if not why and isinstance(value, list) else ()
     if not why and not all(map(one_line, names)):
         why = Msg("a player's name is one line of text, without control characters")
+    why = why or seated_fault(names)
     if why:
         faults.append(Fault.of("bad_players", "players", why))
         return ()
