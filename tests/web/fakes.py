@@ -82,6 +82,9 @@ class FakePulkas:
     def player_names(self, account_id: int) -> list[str]:
         return sorted(self.circle.get(account_id, ()))
 
+    def circle_names(self, account_id: int) -> list[str]:
+        return self.player_names(account_id)  # nothing is shared here: the circle is the account's own
+
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
                started: datetime | None = None, table: str = "", frozen: Result | None = None) -> Pulka:
         uid = secrets.token_urlsafe(16)
@@ -396,6 +399,14 @@ class FakePlayers:
             raise Duplicate()  # the unique index on (owner, name)
         self.names[uid] = name
         return Player(uid, name)
+
+    def circle(self) -> dict[str, str]:
+        return dict(self.names)
+
+    def beside(self, uids: Iterable[str]) -> frozenset[str]:
+        them = set(uids)
+        tables = {pulka for uid in them for pulka in self.pulkas[uid]}
+        return frozenset(self.names[uid] for uid, pulkas in self.pulkas.items() if uid not in them and pulkas & tables)
 
     def merge(self, uids: Iterable[str], into: str | None) -> None:
         for uid in uids:

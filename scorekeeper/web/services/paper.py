@@ -22,10 +22,11 @@ def settle_sheet(paper: PaperSheet) -> tuple[Settlement, Settled]:
 
 def keep(pulkas: PulkaRepository, owner_id: int, paper: PaperSheet, by: str,
          say: Callable[[Text], str] = english, first_dealer: str | None = None) -> Pulka:
-    """The sheet as a new pulka of `owner_id`, closed by `by` (its result frozen, counted by the statistics
-    and the ledger): its opening the sheet, no deals; reopened, its next deal is dealt by `first_dealer` (a
-    player's name; the first player's when None). Refused (bad_opening) where a pulya stands above the size
-    it closes at, which no pulka's sheet can hold."""
+    """The sheet as a new pulka of `owner_id`, its opening the sheet, no deals, its result frozen and counted
+    by the statistics and the ledger: finished when the sheet is (every pulya closed at the size the table
+    played, docs/rules.md §8.1), else closed by `by` as it stands. Reopened, its next deal is dealt by
+    `first_dealer` (a player's name; the first player's when None). Refused (bad_opening) where a pulya stands
+    above the size it closes at, which no pulka's sheet can hold."""
     check_opening(paper)
     settings = read_settings({
         "first_dealer": first_dealer or paper.players[0],

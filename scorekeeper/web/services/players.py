@@ -14,6 +14,7 @@ from typing import Protocol
 from ...engine import (Career, Chart, DealLine, Filter, PlayerStanding, PlayerStats, PulkaLine, Record, Rivals, Running,
                        career, deal_lines, player_stats, pulka_lines, rivals, running, running_pair, standings)
 from ...i18n.words import Msg
+from ..domain.names import ALIKE_AT_TABLE, ALIKE_IN_CIRCLE, alike, name_fault, shown
 from ..domain.players import FLOOR, Member, Player
 from ..domain.pulkas import Pulka
 from ..domain.refusals import Duplicate, NotFound, Refused
@@ -43,6 +44,12 @@ class PlayerWrite(Protocol):
 
     def rename(self, uid: str, name: str) -> Player:
         """Duplicate when another player of the circle has the name already."""
+
+    def circle(self) -> Mapping[str, str]:
+        """The name of every player of the account's circle (merged ones too), by id."""
+
+    def beside(self, uids: Iterable[str]) -> frozenset[str]:
+        """The names of those who sat at one table with any of `uids`, theirs left out."""
 
     def merge(self, uids: Iterable[str], into: str | None) -> None:
         """Each of `uids` counted as `into`; None: as himself again."""
@@ -132,6 +139,9 @@ def standings_of(c: Circle, floor: int) -> Sequence[PlayerStanding[str]]:
 def rename(players: PlayerRepository, account_id: int, uid: str, name: str) -> Player:
     with players.writing(account_id) as write:
         _member(write, uid)
+        fault = name_fault(name, [n for other, n in write.circle().items() if other != uid], ALIKE_IN_CIRCLE)
+        if fault is not None:
+            raise Refused(fault, "name")
         try:
             return write.rename(uid, name)
         except Duplicate:
@@ -149,6 +159,10 @@ def merge(players: PlayerRepository, account_id: int, gone: str, into: str) -> N
             raise Refused(Msg("merge a player into another one of your circle, not merged himself"), "into")
         if moving.pulkas & target.pulkas:
             raise Refused(Msg("the two sat at one table in a pulka: they are two players"), "into")
+        name = write.circle()[target.id]  # the name his pulkas count under from now on
+        other = alike(name, write.beside((*moving.merged, moving.id)))
+        if other is not None:
+            raise Refused(ALIKE_AT_TABLE(name=shown(name), other=shown(other)), "into")
         write.merge((*moving.merged, moving.id), target.id)
 
 

@@ -15,9 +15,10 @@ from datetime import datetime, timezone
 from typing import Protocol
 
 from ...files import pulyafile
-from ...engine import Deal, PulkaError, Replay, Text, replay
+from ...engine import Code, Deal, PulkaError, Replay, Text, replay
 from ...i18n.words import Msg
 from ..domain.limits import AccountLimits
+from ..domain.names import newcomers_fault
 from ..domain.pulkas import (ChangeSettings, Note, Pulka, Settings, Stamp, PulkaStanding, Summary, default_name, ended,
                              english, next_at_table, read_settings, writable)
 from ..domain.results import Result
@@ -84,6 +85,9 @@ class PulkaRepository(Protocol):
 
     def player_names(self, account_id: int) -> list[str]: ...
 
+    def circle_names(self, account_id: int) -> list[str]:
+        """The names of the account's circle: its own players' and those of the pulkas shared with it."""
+
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
                started: datetime | None = None, table: str = "", frozen: Result | None = None) -> Pulka:
         """A new pulka at `table` (a pulka's `table`), else at a table of its own; frozen at once with
@@ -143,13 +147,25 @@ def player_names(pulkas: PulkaRepository, account_id: int) -> list[str]:
 
 def create_pulka(pulkas: PulkaRepository, owner_id: int, settings: Settings, deals: Sequence[Deal] = (),
                  started: datetime | None = None, table: str = "", closed_by: str | None = None) -> Pulka:
-    """A new pulka, frozen at once when its deals finish it or `closed_by` closes it (a paper sheet kept)."""
+    """A new pulka, frozen at once when its deals finish it or `closed_by` closes it (a paper sheet kept).
+    Refused (bad_players) when a name new to the owner's circle reads as one of it (domain.names)."""
     if len(deals) > pulkas.max_deals:
         raise TooManyDeals(pulkas.max_deals)
+    check_newcomers(pulkas, owner_id, settings.players)
     check_room(pulkas, owner_id, len(deals), new_pulka=True)
     replay_ = replayed(settings, deals)
     return pulkas.create(owner_id, settings, deals, replay_, started, table,
                          ended(settings, replay_, datetime.now(timezone.utc), closed_by))
+
+
+def check_newcomers(pulkas: PulkaRepository, owner_id: int | None, players: Sequence[str]) -> None:
+    """Refused (bad_players, on the players) when a name new to the owner's circle differs from one of it only
+    by invisible characters (docs/club.md §1)."""
+    if owner_id is None:
+        return  # a pulka from before accounts: nobody's circle
+    fault = newcomers_fault(players, pulkas.circle_names(owner_id))
+    if fault is not None:
+        raise Refused(fault, "players", code=Code.BAD_PLAYERS.value)
 
 
 def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pulka: bool = False,
@@ -203,6 +219,7 @@ def change_settings(pulkas: PulkaRepository, command: ChangeSettings, by: str = 
         if settings.seating != before.settings.seating:
             if before.deals:
                 raise RulesFrozen()
+            check_newcomers(pulkas, before.owner_id, settings.players)
             replay_ = replayed(settings, ())
         change.set_settings(settings)
         return written(change, before.deals, replay_, note("settings", None, by), settings)

@@ -21,9 +21,10 @@ from ...engine import Payment, PaymentKind
 from ..domain.ledger import Reopened, Row, Rows, obligations_of
 from ..domain.results import Event, Result
 from .cache import VersionCache
+from .circles import readable
 from .db import Database
 from .models import AccountRow, EventRow, PaymentRow, PulkaRow, now
-from .players import PlayerStore, circle_of, local_date, readable
+from .players import PlayerStore, circle_of, local_date
 from .rows import aware
 from .transaction import Transaction
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import Connection, func, or_, select
+from sqlalchemy import Connection, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -21,7 +21,8 @@ from ..domain.refusals import Duplicate, NotFound
 from ..domain.results import Result
 from .cache import VersionCache
 from .db import Database
-from .models import AccessRow, DealRow, PlayerRow, PulkaRow, SeatRow, ShareRow
+from .circles import circle_names, readable
+from .models import DealRow, PlayerRow, PulkaRow, SeatRow
 from .pulkas import PulkaStore
 from .rows import aware
 from .watch import stamped
@@ -168,6 +169,17 @@ class CircleWrite:
                                                    pulka.last_change))
         return _player(row, self.account_id)
 
+    def circle(self) -> dict[str, str]:
+        return circle_names(self.session, self.account_id)
+
+    def beside(self, uids: Iterable[str]) -> frozenset[str]:
+        """The names of those who sat at one table with any of the account's players `uids`, theirs left out."""
+        them = select(PlayerRow.id).where(PlayerRow.uid.in_(list(uids)), PlayerRow.owner_id == self.account_id)
+        tables = select(SeatRow.pulka_id).where(SeatRow.player_id.in_(them))
+        return frozenset(self.session.scalars(
+            select(PlayerRow.name).join(SeatRow, SeatRow.player_id == PlayerRow.id)
+            .where(SeatRow.pulka_id.in_(tables), PlayerRow.id.not_in(them))))
+
     def merge(self, uids: Iterable[str], into: str | None) -> None:
         """Each of `uids` merged into `into`; None: into nobody (a merge undone)."""
         target = self._row(into).id if into is not None else None
@@ -206,13 +218,6 @@ def circle_of(session: Session, account_id: int, rows: Iterable[PulkaRow], also:
     by_id |= {p.id: p for p in session.scalars(select(PlayerRow).where(PlayerRow.id.in_(set(also) - set(by_id))))}
     roots = {pid: _root(session, by_id, pid) for pid in list(by_id)}
     return roots, {root.uid: _player(root, account_id) for root in roots.values()}
-
-
-def readable(account_id: int) -> Any:
-    """The account's own pulkas, and those of the tables a link it opened shares."""
-    shared = (select(PulkaRow.table_uid).join(ShareRow, ShareRow.pulka_id == PulkaRow.id)
-              .join(AccessRow, AccessRow.share_id == ShareRow.id).where(AccessRow.account_id == account_id))
-    return or_(PulkaRow.owner_id == account_id, PulkaRow.table_uid.in_(shared))
 
 
 def _root(session: Session, known: dict[int, PlayerRow], player_id: int) -> PlayerRow:

@@ -25,6 +25,7 @@ from .cache import Section, VersionCache
 from .changes import Change, bump, recorded, seats
 from .db import Database
 from .models import AccessRow, AccountRow, DealRow, PlayerRow, PulkaRow, ShareRow, now
+from .circles import circle_names
 from .deals import deal_values, deals_of
 from .rows import aware, opening_json, players, pulka_of
 from .transaction import Transaction
@@ -145,6 +146,11 @@ class PulkaStore:
         with self.db.Session() as session:
             return list(session.scalars(
                 select(PlayerRow.name).where(PlayerRow.owner_id == account_id).order_by(PlayerRow.name)))
+
+    def circle_names(self, account_id: int) -> list[str]:
+        """The names of the players of the account's circle (its own, and those of pulkas shared with it)."""
+        with self.db.Session() as session:
+            return sorted(set(circle_names(session, account_id).values()))
 
     # -- writing ------------------------------------------------------------------------
 
