@@ -14,12 +14,12 @@ from flask_babel import gettext
 
 from ...render.text import filename
 from ...files.sheetfile import PaperSheet
-from ..domain.paper import grid_field, read_sheet, sheet_of_form
+from ..domain.paper import KeepSheet, grid_field, read_sheet, sheet_of_form
 from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import actor, caller, me
-from ..edge.context import store
+from ..edge.context import limits
 from ..edge.errors import STATUS, field_errors
 from ..edge.idempotency import idempotent, went, write
 from ..edge.presenting import download, gate
@@ -77,7 +77,8 @@ def keep_paper() -> ResponseReturnValue:
     try:
         sheet = read_sheet(sheet_of_form(form))
         dealer = form.get(f"player_{form.get('first_dealer', '')}", "").strip() or None
-        return write(lambda unit: paper_service.keep(unit.pulkas, me(), sheet, actor(), i18n.say, dealer),
+        command = KeepSheet.of(sheet, i18n.say, dealer)
+        return write(lambda unit: paper_service.keep(unit.pulkas, me(), command, actor(), limits()),
                      lambda pulka: went(url_for(".sheet", uid=pulka.uid),
                                         ("message", gettext("Kept as %(name)s, closed; reopen it to go on from the paper sheet.",
                                                             name=pulka.name))))

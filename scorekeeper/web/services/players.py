@@ -14,7 +14,7 @@ from typing import Protocol
 from ...engine import (Career, Chart, DealLine, Filter, PlayerStanding, PlayerStats, PulkaLine, Record, Rivals, Running,
                        career, deal_lines, player_stats, pulka_lines, rivals, running, running_pair, standings)
 from ...i18n.words import Msg
-from ..domain.players import FLOOR, Member, Player
+from ..domain.players import FLOOR, Member, Merge, Player, Rename, Unmerge
 from ..domain.pulkas import Pulka
 from ..domain.refusals import Duplicate, NotFound, Refused
 
@@ -30,8 +30,8 @@ class PlayerRepository(Protocol):
     def seated(self, account_id: int, pulka: str) -> tuple[str, ...]: ...
 
     def writing(self, account_id: int) -> AbstractContextManager[PlayerWrite]:
-        """One transaction on the account's own players: committed when the block ends, rolled back if it
-        raises."""
+        """One write on the account's own players, in the unit of work's transaction (else in one of its own,
+        committed when the block ends); rolled back if it raises."""
 
 
 class PlayerWrite(Protocol):
@@ -129,22 +129,23 @@ def standings_of(c: Circle, floor: int) -> Sequence[PlayerStanding[str]]:
     return standings(c.records, c.filter, floor)
 
 
-def rename(players: PlayerRepository, account_id: int, uid: str, name: str) -> Player:
+def rename(players: PlayerRepository, account_id: int, command: Rename) -> Player:
+    name = command.name
     with players.writing(account_id) as write:
-        _member(write, uid)
+        _member(write, command.player)
         try:
-            return write.rename(uid, name)
+            return write.rename(command.player, name)
         except Duplicate:
             raise Refused(Msg("{name} is a player of your circle already: merge the two instead")(name=name),
                           "name") from None
 
 
-def merge(players: PlayerRepository, account_id: int, gone: str, into: str) -> None:
+def merge(players: PlayerRepository, account_id: int, command: Merge) -> None:
     """`gone` counts as `into` from now on (one player entered under two spellings): into another of the
     caller's own players, not merged himself and never at one table with him. Those merged into `gone`
     follow him, so that a merge is one level deep."""
     with players.writing(account_id) as write:
-        moving, target = _member(write, gone), write.member(into)
+        moving, target = _member(write, command.gone), write.member(command.into)
         if target is None or target.id == moving.id or target.merged_into is not None:
             raise Refused(Msg("merge a player into another one of your circle, not merged himself"), "into")
         if moving.pulkas & target.pulkas:
@@ -152,11 +153,11 @@ def merge(players: PlayerRepository, account_id: int, gone: str, into: str) -> N
         write.merge((*moving.merged, moving.id), target.id)
 
 
-def unmerge(players: PlayerRepository, account_id: int, uid: str) -> None:
+def unmerge(players: PlayerRepository, account_id: int, command: Unmerge) -> None:
     with players.writing(account_id) as write:
-        if _member(write, uid).merged_into is None:
+        if _member(write, command.player).merged_into is None:
             raise Refused(Msg("this player is not merged into another"), "id")
-        write.merge((uid,), None)
+        write.merge((command.player,), None)
 
 
 def _member(write: PlayerWrite, uid: str) -> Member:
