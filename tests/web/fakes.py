@@ -280,7 +280,8 @@ class FakeShares:
 
 
 class FakeStore:
-    """The fakes together, shaped as the app's Store."""
+    """The fakes together, shaped as the app's Store; also its own unit of work (services.unit.UnitOfWork):
+    each fake keeps a write as its block ends, so a unit only keeps the keys."""
 
     def __init__(self) -> None:
         self.pulkas = FakePulkas()
@@ -290,17 +291,8 @@ class FakeStore:
         self.players = FakePlayers({})
         self.keys: dict[tuple[str, str, str], tuple[str, Answer]] = {}
 
-    def unit(self) -> FakeUnit:
-        return FakeUnit(self)
-
-
-class FakeUnit:
-    """A unit of work on the fakes (services.unit.UnitOfWork): their writes are kept as each block ends, so
-    it only keeps the keys."""
-
-    def __init__(self, store: FakeStore):
-        self.pulkas, self.ledger, self.players, self.shares = store.pulkas, store.ledger, store.players, store.shares
-        self.accounts, self.keys = store.accounts, store.keys
+    def unit(self) -> FakeStore:
+        return self
 
     def answered(self, key: Key) -> Answer | None:
         found = self.keys.get((key.scope, key.route, key.key))
