@@ -10,15 +10,17 @@ the file (`gora.Аня`) is named back as the grid's (`gora_0`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...files import columns, pulyafile, sheetfile
 from ...engine import PRESETS as PRESET_RULES
-from ...engine import Code, Preset, Problem, PulkaEnd, Rules, Sheet
+from ...engine import Code, Preset, Problem, PulkaEnd, Rules, Sheet, Text
 from ...files.sheetfile import PaperSheet
 from ...i18n.words import Msg
 from .names import seated_fault
+from .pulkas import default_name, english
 from .reading import first_unstorable
 from .refusals import Fault, Refused, Unstorable
 
@@ -29,6 +31,23 @@ RATES = ("pulya_point_whists", "gora_point_whists")
 PULYA_SIZES = {preset: PRESET_RULES[Preset(preset)].pulya_size for preset in PRESETS}
 _NUMBER = re.compile(r"[+-]?\d{1,9}(?:[.,]\d{1,6})?")
 _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u00a0": "", " ": ""})
+
+
+@dataclass(frozen=True)
+class KeepSheet:
+    """A paper sheet kept as a closed pulka (services.paper.keep): named as the sheet names it, else
+    `untitled` (after its players, in the caller's language: domain.pulkas.default_name); reopened, its next
+    deal is dealt by `first_dealer` (a player's name; None: the first player)."""
+
+    sheet: PaperSheet
+    untitled: str
+    first_dealer: str | None = None
+
+    @classmethod
+    def of(cls, sheet: PaperSheet, say: Callable[[Text], str] | None = None,
+           first_dealer: str | None = None) -> KeepSheet:
+        """The sheet to keep, `untitled` worded by `say` (the edge's i18n.say; None: in English)."""
+        return cls(sheet, default_name(sheet.players, say or english), first_dealer)
 
 
 def read_sheet(data: object) -> PaperSheet:

@@ -174,6 +174,28 @@ class ChangeSettings:
     expected: int | None = None  # the version the caller last saw; None: any
 
 
+@dataclass(frozen=True)
+class DeletePulka:
+    """A pulka deleted by its owner, with its deals (services.pulkas.delete_pulka)."""
+
+    uid: str
+
+
+@dataclass(frozen=True)
+class ImportPulka:
+    """A pulka file as a new pulka, named `name`, else as the file names it, else `untitled` (after its
+    players, in the caller's language: default_name)."""
+
+    file: pulyafile.PulkaFile
+    name: str
+    untitled: str
+
+    @classmethod
+    def of(cls, file: pulyafile.PulkaFile, name: str = "", say: Callable[[Text], str] | None = None) -> ImportPulka:
+        """The file to import, `untitled` worded by `say` (the edge's i18n.say; None: in English)."""
+        return cls(file, name, default_name(file.players, say or english, imported=True))
+
+
 def ended(settings: Settings, replayed: Replay, at: datetime, closed_by: str | None = None) -> Result | None:
     """The result a pulka written now is frozen with: finished when its sheet is (docs/rules.md §8.1: by its
     last deal, or by the paper sheet it goes on from), else closed by `closed_by` as it stands; None while it

@@ -14,14 +14,14 @@ from flask_babel import gettext
 
 from ...render.text import filename
 from ...files.sheetfile import PaperSheet
-from ..domain.paper import PULYA_SIZES, grid_field, read_sheet, sheet_of_form
+from ..domain.paper import PULYA_SIZES, KeepSheet, grid_field, read_sheet, sheet_of_form
 from ..domain.pulkas import Pulka
 from ..domain.refusals import Refused
 from ..domain.results import Ending
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import actor, caller, me
-from ..edge.context import store
+from ..edge.context import limits
 from ..edge.errors import STATUS, field_errors
 from ..edge.idempotency import idempotent, went, write
 from ..edge.presenting import download, gate
@@ -87,7 +87,8 @@ def keep_paper() -> ResponseReturnValue:
     try:
         sheet = read_sheet(sheet_of_form(form))
         dealer = form.get(f"player_{form.get('first_dealer', '')}", "").strip() or None
-        return write(lambda unit: paper_service.keep(unit.pulkas, me(), sheet, actor(), i18n.say, dealer),
+        command = KeepSheet.of(sheet, i18n.say, dealer)
+        return write(lambda unit: paper_service.keep(unit.pulkas, me(), command, actor(), limits()),
                      lambda pulka: went(url_for(".sheet", uid=pulka.uid), ("message", _kept(pulka))))
     except Refused as error:
         return _page(form, error=error)

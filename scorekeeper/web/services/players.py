@@ -15,7 +15,7 @@ from ...engine import (Career, Chart, DealLine, Filter, PlayerStanding, PlayerSt
                        career, deal_lines, player_stats, pulka_lines, rivals, running, running_pair, standings)
 from ...i18n.words import Msg
 from ..domain.names import ALIKE_AT_TABLE, ALIKE_IN_CIRCLE, alike, name_fault, shown
-from ..domain.players import FLOOR, Member, Player
+from ..domain.players import FLOOR, Member, Merge, Player, Rename, Unmerge
 from ..domain.pulkas import Pulka
 from ..domain.refusals import Duplicate, NotFound, Refused
 
@@ -31,8 +31,8 @@ class PlayerRepository(Protocol):
     def seated(self, account_id: int, pulka: str) -> tuple[str, ...]: ...
 
     def writing(self, account_id: int) -> AbstractContextManager[PlayerWrite]:
-        """One transaction on the account's own players: committed when the block ends, rolled back if it
-        raises."""
+        """One write on the account's own players, in the unit of work's transaction (else in one of its own,
+        committed when the block ends); rolled back if it raises."""
 
 
 class PlayerWrite(Protocol):
@@ -136,25 +136,27 @@ def standings_of(c: Circle, floor: int) -> Sequence[PlayerStanding[str]]:
     return standings(c.records, c.filter, floor)
 
 
-def rename(players: PlayerRepository, account_id: int, uid: str, name: str) -> Player:
+def rename(players: PlayerRepository, account_id: int, command: Rename) -> Player:
+    name = command.name
     with players.writing(account_id) as write:
-        _member(write, uid)
-        fault = name_fault(name, [n for other, n in write.circle().items() if other != uid], ALIKE_IN_CIRCLE)
+        _member(write, command.player)
+        fault = name_fault(name, [n for other, n in write.circle().items() if other != command.player],
+                           ALIKE_IN_CIRCLE)
         if fault is not None:
             raise Refused(fault, "name")
         try:
-            return write.rename(uid, name)
+            return write.rename(command.player, name)
         except Duplicate:
             raise Refused(Msg("{name} is a player of your circle already: merge the two instead")(name=name),
                           "name") from None
 
 
-def merge(players: PlayerRepository, account_id: int, gone: str, into: str) -> None:
+def merge(players: PlayerRepository, account_id: int, command: Merge) -> None:
     """`gone` counts as `into` from now on (one player entered under two spellings): into another of the
     caller's own players, not merged himself and never at one table with him. Those merged into `gone`
     follow him, so that a merge is one level deep."""
     with players.writing(account_id) as write:
-        moving, target = _member(write, gone), write.member(into)
+        moving, target = _member(write, command.gone), write.member(command.into)
         if target is None or target.id == moving.id or target.merged_into is not None:
             raise Refused(Msg("merge a player into another one of your circle, not merged himself"), "into")
         if moving.pulkas & target.pulkas:
@@ -166,11 +168,11 @@ def merge(players: PlayerRepository, account_id: int, gone: str, into: str) -> N
         write.merge((*moving.merged, moving.id), target.id)
 
 
-def unmerge(players: PlayerRepository, account_id: int, uid: str) -> None:
+def unmerge(players: PlayerRepository, account_id: int, command: Unmerge) -> None:
     with players.writing(account_id) as write:
-        if _member(write, uid).merged_into is None:
+        if _member(write, command.player).merged_into is None:
             raise Refused(Msg("this player is not merged into another"), "id")
-        write.merge((uid,), None)
+        write.merge((command.player,), None)
 
 
 def _member(write: PlayerWrite, uid: str) -> Member:

@@ -76,7 +76,7 @@ _DONE = update(PulkaRow).where(PulkaRow.id == bindparam("b_pulka")).values(
     ended_at=bindparam("b_ended"))
 _APPEND = insert(DealRow)
 # INSERT … ON CONFLICT is each dialect's own construct (the same SQL in both).
-_INSERT: dict[str, Callable[[type[PlayerRow]], postgresql.Insert | sqlite.Insert]] = {
+INSERTS: dict[str, Callable[[Any], postgresql.Insert | sqlite.Insert]] = {
     "postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
@@ -177,7 +177,7 @@ def seats(session: Session, owner_id: int | None, names: Sequence[str]) -> list[
     found = known()
     new = sorted(set(names) - set(found))
     if new:
-        insert_into = _INSERT[session.get_bind().dialect.name]
+        insert_into = INSERTS[session.get_bind().dialect.name]
         session.execute(insert_into(PlayerRow).values([{"owner_id": owner_id, "name": name, "uid": public_id()}
                                                        for name in new])
                         .on_conflict_do_nothing(index_elements=["owner_id", "name"]))

@@ -6,13 +6,11 @@ one obligation paid at once pay it once: the second finds it paid."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta, timezone
 from decimal import Decimal
-from typing import Any
 
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
@@ -26,7 +24,7 @@ from .db import Database
 from .models import AccountRow, EventRow, PaymentRow, PulkaRow, now
 from .players import PlayerStore, circle_of, local_date
 from .rows import aware
-from .transaction import Transaction
+from .transaction import Writer
 
 
 @dataclass
@@ -56,20 +54,13 @@ class Writing:
         return stored
 
 
-class LedgerStore:
+class LedgerStore(Writer):
     """The ledgers of one database (services.ledger.LedgerRepository)."""
 
     def __init__(self, db: Database, players: PlayerStore, remember: int = 64):
         self.db = db
         self.players = players
         self._known: VersionCache[Rows] = VersionCache(remember)  # by account and fingerprint
-        self.transaction: Transaction | None = None  # a unit of work's, which commits it; None: each write its own
-
-    def within(self, transaction: Transaction) -> LedgerStore:
-        """These ledgers, writing in a unit of work's transaction (store.unit)."""
-        bound = copy.copy(self)
-        bound.transaction = transaction
-        return bound
 
     def rows(self, account_id: int) -> Rows:
         """The account's ledger, read again only when a fingerprint of it changed (a freeze, a reopening, a
@@ -90,12 +81,8 @@ class LedgerStore:
     def writing(self, account_id: int, by: str) -> Iterator[Writing]:
         """One write on the account's ledger, under its lock, in the unit of work's transaction (else in one
         of its own, committed when the block ends); rolled back if it raises."""
-        if self.transaction is not None:
-            yield self._locked(self.transaction.session, account_id, by)
-            return
-        with Transaction(self.db) as own:
-            yield self._locked(own.session, account_id, by)
-            own.commit()
+        with self._writes() as transaction:
+            yield self._locked(transaction.session, account_id, by)
 
     def _locked(self, session: Session, account_id: int, by: str) -> Writing:
         session.execute(update(AccountRow).where(AccountRow.id == account_id)

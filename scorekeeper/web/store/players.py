@@ -25,6 +25,7 @@ from .circles import circle_names, readable
 from .models import DealRow, PlayerRow, PulkaRow, SeatRow
 from .pulkas import PulkaStore
 from .rows import aware
+from .transaction import Writer
 from .watch import stamped
 
 
@@ -43,7 +44,7 @@ class _Kept:
     minutes: int
 
 
-class PlayerStore:
+class PlayerStore(Writer):
     """The circles of one database (services.players.PlayerRepository)."""
 
     def __init__(self, db: Database, pulkas: PulkaStore, remember: int = 64, remember_rows: int = 20_000):
@@ -127,10 +128,10 @@ class PlayerStore:
 
     @contextmanager
     def writing(self, account_id: int) -> Iterator[CircleWrite]:
-        """One transaction on the account's own players: committed when the block ends, rolled back if it
-        raises."""
-        with self.db.Session.begin() as session:
-            yield CircleWrite(session, account_id)
+        """One write on the account's own players, in the unit of work's transaction (else in one of its own,
+        committed when the block ends); rolled back if it raises."""
+        with self._writes() as transaction:
+            yield CircleWrite(transaction.session, account_id)
 
 
 class CircleWrite:

@@ -5,7 +5,6 @@ A write bumps the version first, which locks the pulka's row for the transaction
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import secrets
 from collections.abc import Iterator, Sequence
@@ -16,7 +15,6 @@ from typing import Any
 from sqlalchemy import bindparam, func, or_, select, update
 
 from ...engine import Deal, Replay
-from ..domain.limits import AccountLimits
 from ..domain.pulkas import Pulka, Settings, Stamp, PulkaStanding, Summary
 from ..domain.refusals import NotFound, VersionConflict
 from ..domain.results import Result
@@ -28,7 +26,7 @@ from .models import AccessRow, AccountRow, DealRow, PlayerRow, PulkaRow, ShareRo
 from .circles import circle_names
 from .deals import deal_values, deals_of
 from .rows import aware, opening_json, players, pulka_of
-from .transaction import Transaction
+from .transaction import Writer
 from .watch import Watch, access_changed, gone, stamped
 
 _VERSION = select(PulkaRow.version).where(PulkaRow.uid == bindparam("uid"))
@@ -41,35 +39,14 @@ def new_uid() -> str:
     return secrets.token_urlsafe(16)
 
 
-class PulkaStore:
+class PulkaStore(Writer):
     """The pulkas of one database, and this process's pulkas by version (services.pulkas.PulkaRepository)."""
 
-    def __init__(self, db: Database, watch: Watch, cache: Section[Pulka] | None = None, max_deals: int = 1000,
-                 limits: AccountLimits = AccountLimits()):
+    def __init__(self, db: Database, watch: Watch, cache: Section[Pulka] | None = None):
         self.db = db
         self.watch = watch
-        self.max_deals = max_deals  # the app's limit on a pulka's deals, which the use cases keep
-        self.account_limits = limits  # and on an account's pulkas and deals in all
         # The app gives its share of one budget in bytes; alone (tests, commands): the 256 latest pulkas.
         self.cache: Section[Pulka] = cache or VersionCache[Any](256).section("pulkas")
-        self.transaction: Transaction | None = None  # a unit of work's, which commits it; None: each write its own
-
-    def within(self, transaction: Transaction) -> PulkaStore:
-        """These pulkas, writing in a unit of work's transaction (store.unit)."""
-        bound = copy.copy(self)
-        bound.transaction = transaction
-        return bound
-
-    @contextmanager
-    def _writes(self) -> Iterator[Transaction]:
-        """The unit of work's transaction, which it commits; else one of the write's own, committed as the
-        block ends."""
-        if self.transaction is not None:
-            yield self.transaction
-            return
-        with Transaction(self.db) as own:
-            yield own
-            own.commit()
 
     # -- reading ------------------------------------------------------------------------
 
@@ -224,15 +201,21 @@ class PulkaStore:
         self.watch.learn(pulka.uid, pulka.stamp)
 
     def delete(self, uid: str) -> None:
-        with self.db.Session.begin() as session:
+        with self._writes() as transaction:
+            session = transaction.session
             row = session.scalars(select(PulkaRow).where(PulkaRow.uid == uid)).one_or_none()
             if row is None:
                 raise NotFound()
             session.execute(update(AccountRow).where(AccountRow.id == row.owner_id).values(
                 deals=AccountRow.deals - select(func.count()).where(DealRow.pulka_id == row.id).scalar_subquery()))
             session.delete(row)
+            session.flush()
             gone(session, uid)
             access_changed(session)
+            transaction.on_commit(lambda: self._gone(uid))
+
+    def _gone(self, uid: str) -> None:
+        """A deletion committed: this process forgets the pulka, and who might open it."""
         self.watch.forget(uid)
         self.watch.access_changed()
 
