@@ -271,7 +271,7 @@ class IdempotencyRow(Base):
 class GenerationRow(Base):
     """One row: how many times any access (a share link, an account, a pulka's owner) changed. A server
     process on SQLite reads it when the file changed, to know whether the access it remembers still holds
-    (store.watch). Not data: a backup leaves it out."""
+    (store.watch). A backup keeps it, and a restore puts the archive's row in place of the migration's."""
 
     __tablename__ = "generations"
 
