@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import text as sql
 
 from scorekeeper.web.domain.names import name_fault, newcomers_fault, seated_fault, shown, visible
+from scorekeeper.web.domain.players import Merge, Rename
 from scorekeeper.web.domain.refusals import Refused
 from scorekeeper.web.services import players as player_service
 
@@ -293,11 +294,11 @@ def test_the_merge_rule_on_the_use_case_alone():
     circle = FakePlayers({"anna": {"p1"}, "boris": {"p1", "p2"}, "anya": {"p3"}, "vera": {"p2", "p3"}})
     circle.names["vera"] = "ANNA\u200b"  # from before the rule: Vera's seats read as Anna
     with pytest.raises(Refused) as error:
-        player_service.merge(circle, 1, "anya", "anna")  # Anya sat with Vera at p3
+        player_service.merge(circle, 1, Merge("anya", "anna"))  # Anya sat with Vera at p3
     assert error.value.field == "into" and circle.into["anya"] is None
     assert "ANNA would sit at one table with ANNA⟨U+200B⟩" in error.value.message
     with pytest.raises(Refused) as error:
-        player_service.rename(circle, 1, "boris", "\u2060ANYA")
+        player_service.rename(circle, 1, Rename("boris", "\u2060ANYA"))
     assert error.value.field == "name" and circle.names["boris"] == "BORIS"
-    player_service.merge(circle, 1, "vera", "anna")  # the remedy
+    player_service.merge(circle, 1, Merge("vera", "anna"))  # the remedy
     assert circle.into["vera"] == "anna"
