@@ -157,3 +157,31 @@ def test_an_undone_merge_gives_back_the_figures_of_before_it_exactly(client, clu
             kept[names[0]] = figures(client)
         else:
             assert figures(client) == kept[names[0]], names[0]
+
+
+def test_the_migration_adds_the_circle_version_and_breaks_each_circle_stored_before(database_url):
+    """Before merges were serialised two opposite ones could both be kept: 0014 undoes, in each circle, the
+    merge of its newest player; chains stay as they were."""
+    from sqlalchemy import text
+
+    from scorekeeper.web.store.db import Database, upgrade
+
+    database = Database(database_url)
+    upgrade(database.engine, "0013")
+    into = {1: 2, 2: 1, 3: 4, 4: 5, 5: 3, 6: 7, 8: 8}  # two circles (1-2, 3-4-5), a chain (6 → 7), one into himself
+    with database.engine.begin() as connection:
+        connection.execute(text("INSERT INTO accounts (id, username, username_key, password_hash, is_admin, "
+                                "disabled, session_epoch, created_at) VALUES (1, 'o', 'o', 'x', :t, :f, 1, "
+                                "'2026-11-01')"), {"t": True, "f": False})
+        for player in range(1, 9):
+            connection.execute(text("INSERT INTO players (id, uid, owner_id, name) VALUES (:id, :uid, 1, :name)"),
+                               {"id": player, "uid": f"u{player}", "name": f"P{player}"})
+        for player, target in into.items():
+            connection.execute(text("UPDATE players SET merged_into_id = :to WHERE id = :id"),
+                               {"id": player, "to": target})
+    database.upgrade()
+    with database.engine.connect() as connection:
+        assert dict(connection.execute(text("SELECT id, merged_into_id FROM players")).all()) == \
+            {1: 2, 2: None, 3: 4, 4: 5, 5: None, 6: 7, 7: None, 8: None}
+        assert connection.execute(text("SELECT circle_version FROM accounts")).scalar() == 0
+    database.engine.dispose()
