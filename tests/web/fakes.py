@@ -360,19 +360,28 @@ class _FakeLedgerWrite:
 
 class FakePlayers:
     """One account's own players in memory (services.players.PlayerRepository): each one's name, whom he is
-    merged into, and the pulkas he sat in; a write is kept only when its block ends without an error."""
+    merged into, the pulkas he sat in, and the pairs a payment row stands between; a write is kept only when
+    its block ends without an error."""
 
-    def __init__(self, pulkas: dict[str, set[str]]) -> None:
+    def __init__(self, pulkas: dict[str, set[str]], paid: Iterable[tuple[str, str]] = ()) -> None:
         self.names = {uid: uid.upper() for uid in pulkas}
         self.into: dict[str, str | None] = dict.fromkeys(pulkas)
         self.pulkas = pulkas
+        self.paid = set(paid)  # (payer, payee) of each payment row
 
     def records(self, account_id: int, unfinished: bool = False
                 ) -> tuple[list[Player], tuple[Record[str], ...], dict[str, str]]:
         return [Player(uid, name) for uid, name in self.names.items() if self.into[uid] is None], (), {}
 
     def merged_ones(self, account_id: int, uid: str) -> list[Player]:
-        return [Player(p, self.names[p]) for p, into in self.into.items() if into == uid]
+        def above(p: str) -> list[str]:  # whom he is merged into, and whom that one is, in turn
+            chain: list[str] = []
+            while (into := self.into[p]) is not None and into not in chain:
+                chain.append(into)
+                p = into
+            return chain
+
+        return [Player(p, self.names[p]) for p in sorted(self.names, key=self.names.__getitem__) if uid in above(p)]
 
     def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
         return tuple(uid for uid, pulkas in self.pulkas.items() if pulka in pulkas)
@@ -391,6 +400,10 @@ class FakePlayers:
             return None
         return Member(uid, self.into[uid], tuple(p for p, into in self.into.items() if into == uid),
                       frozenset(self.pulkas[uid]))
+
+    def counterparts(self, uids: Iterable[str]) -> frozenset[str]:
+        them = set(uids)
+        return frozenset(b for a, b in self.paid if a in them) | frozenset(a for a, b in self.paid if b in them)
 
     def rename(self, uid: str, name: str) -> Player:
         if any(other != uid and taken == name for other, taken in self.names.items()):

@@ -15,6 +15,7 @@ from ..domain.limits import USERNAME_KEY_MAX
 from ..domain.refusals import Duplicate, NotFound
 from .db import Database, noting
 from .changes import INSERTS
+from .circles import circle_changed
 from .models import AccountRow, DealRow, LoginFailureRow, PlayerRow, PulkaRow, SessionRow, TokenRow
 from .transaction import Writer
 from .watch import Watch, access_changed
@@ -187,6 +188,7 @@ RECOUNT_DEALS = update(AccountRow).values(deals=_deals_of(PulkaRow.owner_id == A
 
 def _claim(session: Session, account_id: int) -> int:
     access_changed(session)
+    circle_changed(session, account_id)
     session.execute(update(PlayerRow).where(PlayerRow.owner_id.is_(None)).values(owner_id=account_id))
     session.execute(update(AccountRow).where(AccountRow.id == account_id)
                     .values(deals=AccountRow.deals + _deals_of(PulkaRow.owner_id.is_(None))))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta, timezone
 from decimal import Decimal
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from ...engine import Payment, PaymentKind
@@ -60,22 +60,19 @@ class LedgerStore(Writer):
     def __init__(self, db: Database, players: PlayerStore, remember: int = 64):
         self.db = db
         self.players = players
-        self._known: VersionCache[Rows] = VersionCache(remember)  # by account and fingerprint
+        self._known: VersionCache[Rows] = VersionCache(remember)  # by account and the versions read from
 
     def rows(self, account_id: int) -> Rows:
-        """The account's ledger, read again only when a fingerprint of it changed (a freeze, a reopening, a
-        rename, a merge bump the circle's; a payment the account's or a sharing owner's count of writes)."""
-        with self.db.reads.connect() as connection:
-            fingerprint = self.players.fingerprint(account_id) + (connection.scalar(
-                select(func.sum(AccountRow.ledger_writes)).where(or_(
-                    AccountRow.id == account_id,
-                    AccountRow.id.in_(select(PulkaRow.owner_id).where(readable(account_id)))))),)
-        known = self._known.get((account_id, fingerprint))
+        """The account's ledger, read again only when a version it is read from moved on: the circle versions
+        of the account and of the owners of the pulkas it reads (a freeze, a reopening, a rename, a merge, a
+        link), and their counts of ledger writes (a payment in the account's ledger or a sharing owner's)."""
+        key = (account_id, self.players.versions(account_id, AccountRow.ledger_writes))
+        known = self._known.get(key)
         if known is not None:
             return known
         with self.db.Session() as session:
             rows, _, _ = _read(session, account_id)
-        return self._known.put((account_id, fingerprint), rows)
+        return self._known.put(key, rows)
 
     @contextmanager
     def writing(self, account_id: int, by: str) -> Iterator[Writing]:

@@ -23,7 +23,7 @@ from .cache import Section, VersionCache
 from .changes import Change, bump, recorded, seats
 from .db import Database
 from .models import AccessRow, AccountRow, DealRow, PlayerRow, PulkaRow, ShareRow, now
-from .circles import circle_names
+from .circles import circle_changed, circle_names, readers
 from .deals import deal_values, deals_of
 from .rows import aware, opening_json, players, pulka_of
 from .transaction import Writer
@@ -148,6 +148,7 @@ class PulkaStore(Writer):
             row.seats = seats(session, owner_id, settings.players)
             session.add(row)
             session.flush()
+            circle_changed(session, owner_id)
             session.add_all(DealRow(pulka_id=row.id, position=number, **deal_values(deal))
                             for number, deal in enumerate(deals, 1))
             session.flush()
@@ -208,6 +209,8 @@ class PulkaStore(Writer):
                 raise NotFound()
             session.execute(update(AccountRow).where(AccountRow.id == row.owner_id).values(
                 deals=AccountRow.deals - select(func.count()).where(DealRow.pulka_id == row.id).scalar_subquery()))
+            # Before the rows go: those who opened a link of its table read it no more.
+            circle_changed(session, row.owner_id, readers(select(PulkaRow.table_uid).where(PulkaRow.id == row.id)))
             session.delete(row)
             session.flush()
             gone(session, uid)

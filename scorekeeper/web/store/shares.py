@@ -12,6 +12,7 @@ from sqlalchemy.sql import ColumnElement
 
 from ..domain.refusals import NotFound
 from ..domain.shares import Access, Role, Share, access_of
+from .circles import circle_changed
 from .db import Database, noting
 from .models import AccessRow, PulkaRow, ShareRow, now
 from .rows import aware
@@ -77,6 +78,7 @@ class ShareStore(Writer):
                            role=role.value, label=label, player=player)
             session.add(row)
             session.flush()
+            circle_changed(session, select(PulkaRow.owner_id).where(PulkaRow.id == pulka_id))
             access_changed(session)
             transaction.on_commit(self.watch.access_changed)
             return share_of(row, uid)
@@ -104,6 +106,9 @@ class ShareStore(Writer):
             connection = transaction.session.connection()
             table = select(PulkaRow.table_uid).where(PulkaRow.uid == uid).scalar_subquery()
             pulka_ids = select(PulkaRow.id).where(PulkaRow.table_uid == table)
+            # Before its rows go: the owner's and those who opened it read otherwise from now on.
+            circle_changed(connection, select(PulkaRow.owner_id).where(PulkaRow.uid == uid),
+                           select(AccessRow.account_id).where(AccessRow.share_id == share_id))
             gone = connection.execute(delete(ShareRow).where(ShareRow.id == share_id, ShareRow.pulka_id.in_(pulka_ids)))
             if not gone.rowcount:
                 raise NotFound("share link")
@@ -116,6 +121,7 @@ class ShareStore(Writer):
             new = session.get(AccessRow, (account_id, share.id)) is None
             if new:
                 session.add(AccessRow(account_id=account_id, share_id=share.id))
+                circle_changed(session, account_id)
                 access_changed(session)
         if new:
             self.watch.access_changed()
