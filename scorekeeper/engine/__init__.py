@@ -15,7 +15,7 @@ roles       one player's deals counted by role, and what each seat did in each d
 records     what the figures keep of a pulka, and which pulkas count
 figures     a player's sums over the pulkas that count, the standings, running totals
 career      a player's results one by one: his evenings, runs, rival and nemesis
-ledger      the club ledger: obligations and payments, balances, who owes whom, the fewest payments to settle
+ledger      the club ledger: obligations and payments, balances, who owes since when, the fewest payments to settle
 
 Each module imports only those above it in this list.
 """
@@ -35,8 +35,8 @@ from .scoring import Column, Entry
 from .settlement import Settlement, Transfer, settle
 from .paper import Pair, pairs, paper_sheet
 from .ledger import (
-    Obligation, ObligationStatus, Payment, PaymentKind, SettleUp, balances, mark_paid, open_amount, owed,
-    paid, reversal, settle_up, status, unmark,
+    LedgerStanding, Obligation, ObligationStatus, Open, Owed, Payment, PaymentKind, SettleUp, balances, mark_paid,
+    ledger_standing, paid, reversal, settle_up, unmark,
 )
 from .sheet import Points, Sheet
 from .texts import Gettext, Ngettext, Seat, Text, quoted
@@ -57,8 +57,8 @@ __all__ = [
     "merged", "pairs", "paper_sheet", "player_stats", "quoted", "replay", "roles", "running", "running_pair",
     "seats_in_play", "settle", "standings",
     # the ledger
-    "Obligation", "ObligationStatus", "Payment", "PaymentKind", "SettleUp", "balances", "mark_paid",
-    "open_amount", "owed", "paid", "reversal", "settle_up", "status", "unmark",
+    "LedgerStanding", "Obligation", "ObligationStatus", "Open", "Owed", "Payment", "PaymentKind", "SettleUp", "balances",
+    "ledger_standing", "mark_paid", "paid", "reversal", "settle_up", "unmark",
 ]
 
 

@@ -2,7 +2,11 @@
 
 An obligation is a transfer of a frozen pulka (docs/rules.md §15); a payment is a row of its own, never edited,
 and taking one back is a further row, its reversal. Everything shown — balances, what is paid on an
-obligation, who owes whom — is derived from the rows each time. Amounts are whole cents (Decimal).
+obligation, what is still open on it, who owes and since when — is derived from the rows each time. Amounts
+are whole cents (Decimal).
+
+Who owes is read from the balances, never pair by pair: a club settles through whoever is at hand (Вера pays
+Дима what she owed Борис while Дима pays Борис), so a pair's rows alone say nothing of what is owed.
 
 Players and ids are opaque keys (the web layer's are strings); players are also sorted, which is what
 makes every answer the same for the same rows in any order.
@@ -32,6 +36,7 @@ class _Key(Protocol):
 
 K = TypeVar("K", bound=_Key)  # a player
 I = TypeVar("I", bound=Hashable)  # an id: of an obligation, a payment, a pulka
+E = TypeVar("E", bound=_Key)  # when a pulka ended: what orders its obligations, and what `since` tells
 
 
 class PaymentKind(StrEnum):
@@ -41,9 +46,10 @@ class PaymentKind(StrEnum):
 
 
 class ObligationStatus(StrEnum):
-    OPEN = "open"
-    PARTLY_PAID = "partly_paid"
-    PAID = "paid"  # also when overpaid: open_amount is then negative
+    PAID = "paid"  # the payments linked to it add up to its amount, or more
+    SETTLED = "settled"  # nothing open: the rest of its debtor's rows cover it
+    PART = "part"  # some of it open
+    OPEN = "open"  # all of it open
 
 
 def _cents(amount: Decimal) -> int:
@@ -153,37 +159,87 @@ def paid(obligation: Obligation[K, I], payments: Collection[Payment[K, I]]) -> D
     return _decimal(_paid_cents(obligation, payments))
 
 
-def open_amount(obligation: Obligation[K, I], payments: Collection[Payment[K, I]]) -> Decimal:
-    """What is still to pay on the obligation: negative when it is overpaid, so that nothing paid is hidden."""
-    return _decimal(_cents(obligation.amount) - _paid_cents(obligation, payments))
+@dataclass(frozen=True)
+class Open(Generic[K, I]):
+    """An obligation as it stands among every row of the ledger: `paid` on it (its linked payments), `open`
+    (what is still owed on it once its debtor's other rows are counted) and its status."""
+    obligation: Obligation[K, I]
+    paid: Decimal
+    open: Decimal
+    status: ObligationStatus
 
 
-def status(obligation: Obligation[K, I], payments: Collection[Payment[K, I]]) -> ObligationStatus:
-    done = _paid_cents(obligation, payments)
-    if done <= 0:
-        return ObligationStatus.OPEN
-    return ObligationStatus.PAID if done >= _cents(obligation.amount) else ObligationStatus.PARTLY_PAID
+@dataclass(frozen=True)
+class Owed(Generic[K, E]):
+    """A player whose balance is below 0: he owes `amount` (−balance), since the end of the pulka of his
+    oldest obligation with an open part (None when none has one: he owes on no obligation)."""
+    player: K
+    amount: Decimal
+    since: E | None
 
 
-def owed(obligations: Collection[Obligation[K, I]], payments: Collection[Payment[K, I]]) -> tuple[Transfer[K], ...]:
-    """Every row between two players, obligations and payments, linked or not, netted into one debt per pair
-    (its payer owes its payee); even pairs are left out. A player's debts (owing: +, owed: −) add up to minus
-    his balance. Sorted by debtor, then creditor."""
-    _check(obligations, payments)
-    net: dict[tuple[K, K], int] = {}  # (a, b), a < b: what a owes b
+@dataclass(frozen=True)
+class LedgerStanding(Generic[K, I, E]):
+    """The whole ledger as it stands: the balances (as `balances` gives them), who owes (by player), and each
+    obligation as it stands (in the order given)."""
+    balances: dict[K, Decimal]
+    owed: tuple[Owed[K, E], ...]
+    obligations: tuple[Open[K, I], ...]
 
-    def add(debtor: K, creditor: K, cents: int) -> None:
-        if debtor < creditor:
-            net[debtor, creditor] = net.get((debtor, creditor), 0) + cents
-        else:
-            net[creditor, debtor] = net.get((creditor, debtor), 0) - cents
 
-    for o in obligations:
-        add(o.debtor, o.creditor, _cents(o.amount))
+def _id_order(id: Hashable) -> tuple[int, Any]:
+    """Ids as the API writes them: numbers numerically, text by code point (numbers first)."""
+    if isinstance(id, (int, Decimal)) and not isinstance(id, bool):
+        return 0, id
+    return 1, str(id)
+
+
+def ledger_standing(obligations: Collection[Obligation[K, I]], payments: Collection[Payment[K, I]],
+                    ended: Mapping[I, E]) -> LedgerStanding[K, I, E]:
+    """Balances, who owes since when, and each obligation's `open` and status (docs/club.md §3); `ended`: when
+    each obligation's pulka ended (by pulka id), which orders a debtor's obligations, the oldest first (then
+    by id).
+
+    Each obligation of a debtor starts with max(0, amount − paid) open. What his other rows cover,
+    C = his balance + those open parts, closes them oldest first when C > 0. C is the contract's "payments he
+    made on no obligation (or on one withdrawn since) + obligations others owe him − payments he received"
+    whenever each payment on an obligation is made by its debtor; counted from the balance it also takes in
+    a payment he made on another's obligation, and what he overpaid on one of his, so that the open parts
+    add up to max(0, −balance) whenever C ≥ 0. When C < 0 (he was paid more than he was owed) nothing
+    closes: the rest of his debt is owed on no obligation.
+    """
+    found = balances(obligations, payments)
+    paid_cents = {o.id: 0 for o in obligations}
     for p in payments:
-        add(p.payee, p.payer, p.cents)  # paying is owing the other way
-    debts = [Transfer(a, b, _decimal(c)) if c > 0 else Transfer(b, a, _decimal(-c)) for (a, b), c in net.items() if c]
-    return tuple(sorted(debts, key=lambda d: (d.payer, d.payee)))
+        if p.obligation in paid_cents:
+            paid_cents[p.obligation] += p.cents
+    own: dict[K, list[Obligation[K, I]]] = {}
+    for o in sorted(obligations, key=lambda o: (ended[o.pulka], _id_order(o.id))):
+        own.setdefault(o.debtor, []).append(o)
+    left: dict[I, int] = {}
+    since: dict[K, E] = {}
+    for debtor, theirs in own.items():
+        opens = [max(0, _cents(o.amount) - paid_cents[o.id]) for o in theirs]
+        cover = _cents(found[debtor]) + sum(opens)
+        for o, still in zip(theirs, opens):
+            closed = min(max(cover, 0), still)
+            cover -= closed
+            left[o.id] = still - closed
+            if left[o.id] and debtor not in since:
+                since[debtor] = ended[o.pulka]
+    owed = tuple(Owed(player, -amount, since.get(player)) for player, amount in found.items() if amount < 0)
+    return LedgerStanding(found, owed, tuple(_open(o, paid_cents[o.id], left[o.id]) for o in obligations))
+
+
+def _open(obligation: Obligation[K, I], paid_cents: int, left: int) -> Open[K, I]:
+    amount = _cents(obligation.amount)
+    if paid_cents >= amount:
+        state = ObligationStatus.PAID
+    elif not left:
+        state = ObligationStatus.SETTLED
+    else:
+        state = ObligationStatus.PART if left < amount else ObligationStatus.OPEN
+    return Open(obligation, _decimal(paid_cents), _decimal(left), state)
 
 
 def reversal(payment: Payment[K, I], id: I) -> Payment[K, I]:
@@ -194,8 +250,8 @@ def reversal(payment: Payment[K, I], id: I) -> Payment[K, I]:
 
 
 def mark_paid(obligation: Obligation[K, I], payments: Collection[Payment[K, I]], id: I) -> Payment[K, I] | None:
-    """The payment, from debtor to creditor, of what is still open on the obligation; None when nothing is,
-    so that marking twice pays once."""
+    """The payment, from debtor to creditor, of amount − paid (docs/club.md §3: what its own payments have not
+    paid, whatever his other rows cover); None when paid ≥ amount, so that marking twice pays once."""
     left = _cents(obligation.amount) - _paid_cents(obligation, payments)
     if left <= 0:
         return None

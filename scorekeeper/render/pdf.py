@@ -102,11 +102,10 @@ def _entry_place(entry: Entry, names: Sequence[str], say: Callable[[Text], str])
 def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement, *, title: str,
             created: date | datetime, currency: str = "", orientation: str = "table",
             seats: Sequence[str] | None = None, language: str = "en", steps: Sequence[str] = (),
-            before: Sequence[str] = (), together: Sequence[str] = ()) -> dict[str, Any]:
+            ledger: tuple[str, Sequence[str]] | None = None) -> dict[str, Any]:
     """Everything the template shows, as plain strings in `language`: the template only lays it out. `steps`:
-    a paper sheet's settlement told step by step, shown instead of the protocol it has no deals for. `before`:
-    what the players owed each other from earlier evenings (the ledger's lines), and `together` the payments
-    settling it with this pulka."""
+    a paper sheet's settlement told step by step, shown instead of the protocol it has no deals for. `ledger`:
+    where the players stand in the club ledger, a title (saying when it was read) and its lines."""
     names = tuple(players)
     written = translate.writer(names, language)
 
@@ -179,22 +178,20 @@ def context(players: Sequence[str], rules: Rules, replay: Replay, settlement: Se
                       for p in shown.payments],
         "fonts": {weight: path.as_uri() for weight, path in FONTS.items()},
         "steps": list(steps),
-        "before": list(before),
-        "together": list(together),
+        "ledger": None if ledger is None else {"title": ledger[0], "lines": list(ledger[1])},
     }
 
 
 def render_html(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement | None = None, *,
                 title: str, created: date | datetime, currency: str = "", orientation: str = "table",
                 seats: Sequence[str] | None = None, language: str = "en", steps: Sequence[str] = (),
-                before: Sequence[str] = (), together: Sequence[str] = ()) -> str:
+                ledger: tuple[str, Sequence[str]] | None = None) -> str:
     """The PDF's HTML (in `language`), for debugging the layout in a browser."""
     from markupsafe import Markup
 
     settlement = settlement or settle(replay.sheet, rules)
     data = context(players, rules, replay, settlement, title=title, created=created, currency=currency,
-                   orientation=orientation, seats=seats, language=language, steps=steps,
-                   before=before, together=together)
+                   orientation=orientation, seats=seats, language=language, steps=steps, ledger=ledger)
     data["svg"] = Markup(data["svg"])  # built and escaped by sheet_svg
     data["language"] = language  # <html lang>: hyphenation and the PDF's language
     return str(_environment(language).get_template("pdf/pulka.html").render(data))
@@ -203,12 +200,12 @@ def render_html(players: Sequence[str], rules: Rules, replay: Replay, settlement
 def render_pdf(players: Sequence[str], rules: Rules, replay: Replay, settlement: Settlement | None = None, *,
                title: str, created: date | datetime, currency: str = "", orientation: str = "table",
                seats: Sequence[str] | None = None, language: str = "en", steps: Sequence[str] = (),
-               before: Sequence[str] = (), together: Sequence[str] = ()) -> bytes:
+               ledger: tuple[str, Sequence[str]] | None = None) -> bytes:
     """The pulka as A4 PDF bytes (its words in `language`); finished or not, 3 or 4 players. `settlement`
     defaults to settling the sheet."""
     return html_pdf(render_html(players, rules, replay, settlement, title=title, created=created,
                                 currency=currency, orientation=orientation, seats=seats, language=language,
-                                steps=steps, before=before, together=together))
+                                steps=steps, ledger=ledger))
 
 
 # -- in worker processes ---------------------------------------------------------------

@@ -127,7 +127,8 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     database.open(migrate=settings.migrate)
     # One budget in bytes for the replayed pulkas and what is shown of them, least recently used out first.
     cache: VersionCache[Any] = VersionCache(int(settings.cache_mb * 2**20), weight)
-    app.extensions["scorekeeper"] = Store(database, cache.section("pulkas"), settings.max_deals, settings.limits)
+    app.extensions["scorekeeper"] = Store(database, cache.section("pulkas"))
+    app.extensions["scorekeeper.limits"] = settings.limits  # the use cases keep them (edge.context.limits)
     app.extensions["scorekeeper.presenters"] = cache.section("presenters")
     # PDFs render in PDF_RENDERERS worker processes, as many more requests may wait for one, and any beyond
     # are answered 503 with Retry-After: so PDFs hold at most four of waitress's eight threads, never all.

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from .domain.limits import MAX_ACCOUNT_DEALS, MAX_PULKAS, AccountLimits
+from .domain.limits import MAX_ACCOUNT_DEALS, MAX_DEALS, MAX_PULKAS, Limits
 from .store.db import Unavailable
 
 SESSION_DEFAULTS: dict[str, Any] = {
@@ -57,8 +57,7 @@ class AppSettings:
     config: Mapping[str, Any]
     instance_path: str | None  # None: Flask's instance folder
     proxies: int  # the reverse proxies in front whose X-Forwarded-* headers are trusted
-    max_deals: int
-    limits: AccountLimits
+    limits: Limits  # which the use cases keep
     cache_mb: float  # the replayed pulkas and their pages, per process
     pdf_renderers: int
     migrate: bool  # bring the database's schema up to date on start
@@ -91,7 +90,7 @@ class AppSettings:
         try:
             if config.get("MAX_CONTENT_LENGTH") is None:  # Flask's default is None: no limit
                 config["MAX_CONTENT_LENGTH"] = size(env.get("SCOREKEEPER_MAX_UPLOAD", "2M"))
-            config.setdefault("MAX_DEALS", int(env.get("SCOREKEEPER_MAX_DEALS", "1000")))
+            config.setdefault("MAX_DEALS", int(env.get("SCOREKEEPER_MAX_DEALS", MAX_DEALS)))
             config.setdefault("MAX_PULKAS", int(env.get("SCOREKEEPER_MAX_PULKAS", MAX_PULKAS)))
             config.setdefault("MAX_ACCOUNT_DEALS", int(env.get("SCOREKEEPER_MAX_ACCOUNT_DEALS", MAX_ACCOUNT_DEALS)))
         except ValueError:
@@ -101,5 +100,10 @@ class AppSettings:
         config.setdefault("CACHE_MB", 64)
         config.setdefault("PDF_RENDERERS", 2)
         return cls(config, instance_path or env.get("SCOREKEEPER_INSTANCE") or None, config["PROXIES"],
-                   config["MAX_DEALS"], AccountLimits(config["MAX_PULKAS"], config["MAX_ACCOUNT_DEALS"]),
+                   Limits(config["MAX_DEALS"], config["MAX_PULKAS"], config["MAX_ACCOUNT_DEALS"]),
                    config["CACHE_MB"], config["PDF_RENDERERS"], config.get("MIGRATE_ON_START", True))
+
+    @property
+    def max_deals(self) -> int:
+        """The deals one pulka holds at most."""
+        return self.limits.pulka_deals

@@ -17,7 +17,7 @@ function sheetOf(form) {
   const seats = [...Array(SEATS).keys()].filter((i) => value(`player_${i}`).trim());
   const names = Object.fromEntries(seats.map((i) => [i, value(`player_${i}`).trim()]));
   const rules = { preset: value("preset") || "sochi" };
-  for (const key of ["pulya_point_whists", "gora_point_whists", "whist_price"]) {
+  for (const key of ["pulya_size", "pulya_point_whists", "gora_point_whists", "whist_price"]) {
     if (value(key).trim()) rules[key] = number(value(key));
   }
   const sheet = { format: "pulya-sheet/1", players: seats.map((i) => names[i]), rules };
@@ -104,6 +104,15 @@ export function paperForm(form) {
     }
     out.append(list);
   };
+  const size = form.elements.pulya_size;
+  let preset = form.elements.preset ? form.elements.preset.value : "";
+  form.addEventListener("change", (event) => {
+    // Another preset shows its own pulya size, unless the table typed one of its own.
+    if (event.target.name !== "preset" || !size) return;
+    const sizes = JSON.parse(size.dataset.sizes || "{}");
+    if (!size.value.trim() || size.value.trim() === String(sizes[preset])) size.value = String(sizes[event.target.value] ?? "");
+    preset = event.target.value;  // the grid's input event, just before, asks for the balances again
+  });
   form.addEventListener("input", (event) => {
     const seat = /^player_(\d)$/.exec(event.target.name || "");
     if (seat) {  // the grid's headers name the player as he is typed

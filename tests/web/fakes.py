@@ -1,6 +1,8 @@
 """In-memory repositories implementing the services' Protocols, so the use cases are tested without a
 database. Each keeps plain rows (what the store would keep: deals and settings, never a replay), and a
-write is applied only when its block ends without an error, as a transaction would be."""
+write is applied only when its block ends without an error, as a transaction would be. They decide nothing:
+limits, freezing and merges are the services' (they only raise what the store's own constraints would:
+not found, a version gone, a name taken)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,6 @@ from typing import Any
 from scorekeeper.engine import Deal, Record, Replay, replay
 from scorekeeper.web.domain.accounts import Account, username_key
 from scorekeeper.web.domain.idempotency import Answer, Key, KeyTaken
-from scorekeeper.web.domain.limits import AccountLimits
 from scorekeeper.web.domain.players import Member, Player
 from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Stamp, Summary
 from scorekeeper.web.domain.refusals import Duplicate, KeyReused, NotFound, VersionConflict
@@ -50,9 +51,7 @@ class Row:
 
 
 class FakePulkas:
-    def __init__(self, max_deals: int = 1000, limits: AccountLimits = AccountLimits()):
-        self.max_deals = max_deals
-        self.account_limits = limits
+    def __init__(self) -> None:
         self.rows: dict[str, Row] = {}
         self.circle: dict[int, set[str]] = {}
 
@@ -81,6 +80,9 @@ class FakePulkas:
 
     def player_names(self, account_id: int) -> list[str]:
         return sorted(self.circle.get(account_id, ()))
+
+    def circle_names(self, account_id: int) -> list[str]:
+        return self.player_names(account_id)  # nothing is shared here: the circle is the account's own
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
                started: datetime | None = None, table: str = "", frozen: Result | None = None) -> Pulka:
@@ -162,6 +164,7 @@ class FakeAccounts:
         self.rows: dict[int, Account] = {}
         self.hashes: dict[int, str] = {}
         self.tokens: dict[str, int] = {}
+        self.sessions: set[str] = set()
         self.failed: list[tuple[str, datetime]] = []
 
     def create_account(self, username: str, password_hash: str) -> Account:
@@ -205,6 +208,15 @@ class FakeAccounts:
 
     def delete_token(self, token_hash: str) -> None:
         self.tokens.pop(token_hash, None)
+
+    def start_session(self, session_hash: str, account_id: int | None, expired_before: datetime) -> None:
+        self.sessions.add(session_hash)
+
+    def session_alive(self, session_hash: str, remembered: bool = False) -> bool:
+        return session_hash in self.sessions
+
+    def end_session(self, session_hash: str) -> None:
+        self.sessions.discard(session_hash)
 
     def failures(self, keys: Sequence[str], since: datetime) -> dict[str, int]:
         counts: dict[str, int] = {}
@@ -271,25 +283,19 @@ class FakeShares:
 
 
 class FakeStore:
-    """The fakes together, shaped as the app's Store."""
+    """The fakes together, shaped as the app's Store; also its own unit of work (services.unit.UnitOfWork):
+    each fake keeps a write as its block ends, so a unit only keeps the keys."""
 
-    def __init__(self, max_deals: int = 1000):
-        self.pulkas = FakePulkas(max_deals)
+    def __init__(self) -> None:
+        self.pulkas = FakePulkas()
         self.accounts = FakeAccounts()
         self.shares = FakeShares(self.pulkas)
         self.ledger = FakeLedger(())
+        self.players = FakePlayers({})
         self.keys: dict[tuple[str, str, str], tuple[str, Answer]] = {}
 
-    def unit(self) -> FakeUnit:
-        return FakeUnit(self)
-
-
-class FakeUnit:
-    """A unit of work on the fakes (services.unit.UnitOfWork): their writes are kept as each block ends, so
-    it only keeps the keys."""
-
-    def __init__(self, store: FakeStore):
-        self.pulkas, self.ledger, self.keys = store.pulkas, store.ledger, store.keys
+    def unit(self) -> FakeStore:
+        return self
 
     def answered(self, key: Key) -> Answer | None:
         found = self.keys.get((key.scope, key.route, key.key))
@@ -343,7 +349,7 @@ class FakeLedger:
 
 class _FakeLedgerWrite:
     def __init__(self, rows: Any, by: str) -> None:
-        self.rows, self.by, self.added = rows, by, []
+        self.rows, self.by, self.added = rows, by, list[Any]()
 
     def add(self, payment: Any, note: str = "") -> Any:
         from scorekeeper.web.domain.ledger import Row
@@ -352,26 +358,30 @@ class _FakeLedgerWrite:
         return row
 
 
-# Each fake is what its Protocol asks (mypy checks these lines when it checks the tests).
-_: tuple[PulkaRepository, AccountRepository, ShareRepository, LedgerRepository, UnitOfWork] = (
-    FakePulkas(), FakeAccounts(), FakeShares(FakePulkas()), FakeLedger(()), FakeStore().unit())
-
-
 class FakePlayers:
     """One account's own players in memory (services.players.PlayerRepository): each one's name, whom he is
-    merged into, and the pulkas he sat in; a write is kept only when its block ends without an error."""
+    merged into, the pulkas he sat in, and the pairs a payment row stands between; a write is kept only when
+    its block ends without an error."""
 
-    def __init__(self, pulkas: dict[str, set[str]]) -> None:
+    def __init__(self, pulkas: dict[str, set[str]], paid: Iterable[tuple[str, str]] = ()) -> None:
         self.names = {uid: uid.upper() for uid in pulkas}
         self.into: dict[str, str | None] = dict.fromkeys(pulkas)
         self.pulkas = pulkas
+        self.paid = set(paid)  # (payer, payee) of each payment row
 
     def records(self, account_id: int, unfinished: bool = False
                 ) -> tuple[list[Player], tuple[Record[str], ...], dict[str, str]]:
         return [Player(uid, name) for uid, name in self.names.items() if self.into[uid] is None], (), {}
 
     def merged_ones(self, account_id: int, uid: str) -> list[Player]:
-        return [Player(p, self.names[p]) for p, into in self.into.items() if into == uid]
+        def above(p: str) -> list[str]:  # whom he is merged into, and whom that one is, in turn
+            chain: list[str] = []
+            while (into := self.into[p]) is not None and into not in chain:
+                chain.append(into)
+                p = into
+            return chain
+
+        return [Player(p, self.names[p]) for p in sorted(self.names, key=self.names.__getitem__) if uid in above(p)]
 
     def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
         return tuple(uid for uid, pulkas in self.pulkas.items() if pulka in pulkas)
@@ -391,15 +401,30 @@ class FakePlayers:
         return Member(uid, self.into[uid], tuple(p for p, into in self.into.items() if into == uid),
                       frozenset(self.pulkas[uid]))
 
+    def counterparts(self, uids: Iterable[str]) -> frozenset[str]:
+        them = set(uids)
+        return frozenset(b for a, b in self.paid if a in them) | frozenset(a for a, b in self.paid if b in them)
+
     def rename(self, uid: str, name: str) -> Player:
         if any(other != uid and taken == name for other, taken in self.names.items()):
             raise Duplicate()  # the unique index on (owner, name)
         self.names[uid] = name
         return Player(uid, name)
 
+    def circle(self) -> dict[str, str]:
+        return dict(self.names)
+
+    def beside(self, uids: Iterable[str]) -> frozenset[str]:
+        them = set(uids)
+        tables = {pulka for uid in them for pulka in self.pulkas[uid]}
+        return frozenset(self.names[uid] for uid, pulkas in self.pulkas.items() if uid not in them and pulkas & tables)
+
     def merge(self, uids: Iterable[str], into: str | None) -> None:
         for uid in uids:
             self.into[uid] = into
 
 
-_players: PlayerRepository = FakePlayers({})
+
+# Each fake is what its Protocol asks (mypy checks these lines when it checks the tests).
+_: tuple[PulkaRepository, AccountRepository, ShareRepository, LedgerRepository, PlayerRepository, UnitOfWork] = (
+    FakePulkas(), FakeAccounts(), FakeShares(FakePulkas()), FakeLedger(()), FakePlayers({}), FakeStore().unit())

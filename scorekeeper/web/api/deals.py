@@ -15,7 +15,7 @@ from ..domain.pulkas import Pulka
 from ..domain.reading import read_deal, read_number
 from ..edge.access import Need, needs
 from ..edge.caller import actor
-from ..edge.context import store
+from ..edge.context import limits, store
 from ..edge.i18n import language
 from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import FORM_TYPES, json_body, version_sent
@@ -64,7 +64,8 @@ def add_deal(uid: str) -> ResponseReturnValue:
         number = len(saved.deals)
         return json_answer(201, deal_json(answering(saved), number), url_for("api.get_deal", uid=uid, number=number))
 
-    return write(lambda unit: deal_service.add_deal(unit.pulkas, EnterDeal(uid, deal, expected), actor()), added)
+    return write(lambda unit: deal_service.add_deal(unit.pulkas, EnterDeal(uid, deal, expected), actor(), limits()),
+                 added)
 
 
 @bp.post("/pulkas/<uid>/deals/preview")

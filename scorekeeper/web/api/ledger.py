@@ -1,15 +1,16 @@
-"""The club ledger (docs/club.md §3): the caller's ledger in one currency, payments and their reversals, paid marks,
-the suggested settle-up recorded."""
+"""The club ledger (docs/club.md §3): the caller's ledger in one currency (its balances, who owes since when, each
+obligation's open part and status), payments and their reversals, paid marks, the suggested settle-up recorded."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 
 from flask import request
 from flask.typing import ResponseReturnValue
 
-from ...engine import Transfer
-from ..domain.ledger import Ledger, Line, MarkPaid, ObligationRow, Row, TakeBack, read_cash, read_payment, read_settle_up
+from ...engine import Owed, Transfer
+from ..domain.ledger import Ledger, Line, MarkPaid, Row, TakeBack, read_cash, read_payment, read_settle_up
 from ..edge.access import Need, needs
 from ..edge.caller import actor, me
 from ..edge.context import store
@@ -29,13 +30,17 @@ def debt_json(debt: Transfer[str]) -> dict[str, object]:
     return {"from": debt.payer, "to": debt.payee, "amount": amount(debt.amount)}
 
 
-def obligation_json(entry: ObligationRow, line: Line | None = None) -> dict[str, object]:
-    o = entry.obligation
-    found: dict[str, object] = {"id": o.id, "pulka": o.pulka, "from": o.debtor, "to": o.creditor, "amount": amount(o.amount),
-             "currency": o.currency, "title": entry.title, "date": entry.day.isoformat()}
-    if line is not None:
-        found |= {"paid": amount(line.paid), "status": line.status.value}
-    return found
+def owed_json(owed: Owed[str, datetime]) -> dict[str, object]:
+    """A player whose balance is below 0: what he owes, since the date his oldest open obligation's pulka ended."""
+    return {"player": owed.player, "amount": amount(owed.amount),
+            "since": None if owed.since is None else owed.since.date().isoformat()}
+
+
+def obligation_json(line: Line) -> dict[str, object]:
+    entry, o = line.entry, line.entry.obligation
+    return {"id": o.id, "pulka": o.pulka, "from": o.debtor, "to": o.creditor, "amount": amount(o.amount),
+            "currency": o.currency, "title": entry.title, "date": entry.day.isoformat(), "paid": amount(line.paid),
+            "open": amount(line.open), "status": line.status.value}
 
 
 def payment_json(row: Row, taken_back: frozenset[str] = frozenset()) -> dict[str, object]:
@@ -51,8 +56,8 @@ def ledger_json(book: Ledger, cash: Decimal | None = None) -> dict[str, object]:
             "players": [{"id": p.id, "name": p.name} for p in sorted(book.players.values(), key=lambda p: p.id)
                         if p.id in book.balances],
             "balances": {player: amount(value) for player, value in book.balances.items()},
-            "owed": [debt_json(d) for d in book.owed],
-            "obligations": [obligation_json(line.entry, line) for line in book.lines],
+            "owed": [owed_json(o) for o in book.owed],
+            "obligations": [obligation_json(line) for line in book.lines],
             "payments": [payment_json(row, book.taken_back) for row in book.payments],
             "settle_up": [debt_json(p) for p in settled.payments], "exact": settled.exact,
             "cash": None if cash is None else amount(cash)}
@@ -88,7 +93,7 @@ def take_back_payment(payment: str) -> ResponseReturnValue:
 def mark_paid(obligation: str) -> ResponseReturnValue:
     json_body(optional=True)  # none is needed; one sent must still be JSON, as on every POST
     return write(lambda unit: ledger_service.mark(unit.ledger, me(), MarkPaid(obligation), actor()),
-                 lambda line: json_answer(200, obligation_json(line.entry, line)))
+                 lambda line: json_answer(200, obligation_json(line)))
 
 
 @bp.delete("/ledger/obligations/<obligation>/paid")
@@ -96,7 +101,7 @@ def mark_paid(obligation: str) -> ResponseReturnValue:
 @idempotent
 def unmark_paid(obligation: str) -> ResponseReturnValue:
     return write(lambda unit: ledger_service.mark(unit.ledger, me(), MarkPaid(obligation, paid=False), actor()),
-                 lambda line: json_answer(200, obligation_json(line.entry, line)))
+                 lambda line: json_answer(200, obligation_json(line)))
 
 
 @bp.post("/ledger/settle-up")
@@ -104,7 +109,7 @@ def unmark_paid(obligation: str) -> ResponseReturnValue:
 @idempotent
 def record_settle_up() -> ResponseReturnValue:
     body = json_body()
-    command = read_settle_up(body.get("currency", ""), body.get("note"), body.get("cash"))
+    command = read_settle_up(body.get("currency", ""), body.get("note"), body.get("cash"), body.get("pulka"))
     return write(lambda unit: ledger_service.settle(unit.ledger, me(), command, actor()),
                  lambda rows: json_answer(201, {"payments": [payment_json(row) for row in rows]}))
 
@@ -119,14 +124,40 @@ PAYMENT = {"type": "object", "required": ["from", "to", "amount"], "properties":
     "amount": AMOUNT, "currency": {"type": "string", "maxLength": 8},
     "obligation": {"type": ["string", "null"]}, "note": {"type": "string", "maxLength": 200}}}
 OBLIGATION = {"name": "obligation", "in": "path", "required": True, "schema": {"type": "string"}}
+MONEY = {"type": "number", "description": "exact, to the cent"}
+OBLIGATION_ROW = {"type": "object", "required": ["id", "pulka", "from", "to", "amount", "currency", "paid", "open",
+                                                 "status"], "properties": {
+    "id": {"type": "string"}, "pulka": {"type": "string"}, "from": {"type": "string", "description": "owes"},
+    "to": {"type": "string"}, "amount": MONEY, "currency": {"type": "string"},
+    "paid": MONEY | {"description": "the payments linked to it, less their reversals"},
+    "open": MONEY | {"description": "what is still owed on it once its debtor's other rows are counted"},
+    "status": {"type": "string", "enum": ["paid", "settled", "part", "open"]},
+    "title": {"type": "string"}, "date": {"type": "string", "format": "date"}}}
+LEDGER = {"type": "object", "required": ["currency", "balances", "owed", "obligations", "payments", "settle_up"],
+          "properties": {
+    "currency": {"type": "string"},
+    "balances": {"type": "object", "additionalProperties": MONEY,
+                 "description": "by player id: owed to him (+) or owed by him (−); they sum to 0"},
+    "owed": {"type": "array", "description": "each player whose balance is below 0 (none when all are 0)",
+             "items": {"type": "object", "required": ["player", "amount", "since"], "properties": {
+                 "player": {"type": "string"}, "amount": MONEY | {"description": "−balance"},
+                 "since": {"type": ["string", "null"], "format": "date",
+                           "description": "when the pulka of his oldest obligation with an open part ended"}}}},
+    "obligations": {"type": "array", "items": OBLIGATION_ROW},
+    "payments": {"type": "array", "items": {"type": "object"}},
+    "settle_up": {"type": "array", "description": "the fewest payments that bring every balance to 0",
+                  "items": {"type": "object", "properties": {"from": {"type": "string"}, "to": {"type": "string"},
+                                                             "amount": MONEY}}}}}
 describe({
     "/api/v1/ledger": {"get": {
-        "summary": "The caller's ledger in one currency: balances, who owes whom, obligations, payments, the "
-                   "fewest payments to settle (docs/club.md §3)",
+        "summary": "The caller's ledger in one currency: balances, who owes (from the balances, with since when), "
+                   "obligations with what is open on each and its status, payments, the fewest payments to settle "
+                   "(docs/club.md §3)",
         "parameters": [{"name": "currency", "in": "query", "schema": {"type": "string", "maxLength": 8},
                         "description": "none: the currency used last"},
                        {"name": "cash", "in": "query", "schema": CASH}],
-        "responses": {"200": {"description": "the ledger"}} | errors(400)}},
+        "responses": {"200": {"description": "the ledger", "content": {"application/json": {"schema": LEDGER}}}}
+        | errors(400)}},
     "/api/v1/ledger/payments": {"post": {
         "summary": "Record a payment (between players of the caller's own circle)", "parameters": [IDEMPOTENCY_KEY],
         "requestBody": {"required": True, "content": {"application/json": {"schema": PAYMENT}}},
@@ -137,15 +168,21 @@ describe({
         "parameters": [IDEMPOTENCY_KEY],
         "responses": {"200": {"description": "the reversal"}} | errors(403, 404, 409, 422)}},
     "/api/v1/ledger/obligations/{obligation}/paid": {"parameters": [OBLIGATION], "post": {
-        "summary": "Pay what is still open on the obligation (a second call changes nothing)",
+        "summary": "Pay amount − paid on the obligation, from its debtor to its creditor (a second call changes "
+                   "nothing)",
         "parameters": [IDEMPOTENCY_KEY],
-        "responses": {"200": {"description": "the obligation"}} | errors(400, 403, 404, 415, 422)},
+        "responses": {"200": {"description": "the obligation", "content": {"application/json": {
+            "schema": OBLIGATION_ROW}}}} | errors(400, 403, 404, 415, 422)},
         "delete": {"summary": "Reverse the payments the obligation's paid marks made", "parameters": [IDEMPOTENCY_KEY],
-                   "responses": {"200": {"description": "the obligation"}} | errors(403, 404, 422)}},
+                   "responses": {"200": {"description": "the obligation", "content": {"application/json": {
+                       "schema": OBLIGATION_ROW}}}} | errors(403, 404, 422)}},
     "/api/v1/ledger/settle-up": {"post": {
-        "summary": "Record the suggested settle-up of a currency as payments", "parameters": [IDEMPOTENCY_KEY],
+        "summary": "Record the suggested settle-up of a currency as payments: of everyone, or of one pulka's "
+                   "players when they owe only each other (docs/club.md §4)", "parameters": [IDEMPOTENCY_KEY],
         "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object",
                         "properties": {"currency": {"type": "string"}, "note": {"type": "string"},
-                                       "cash": CASH}}}}},
-        "responses": {"201": {"description": "the payments recorded"}} | errors(400, 403, 415, 422)}},
+                                       "cash": CASH, "pulka": {
+                                           "type": ["string", "null"],
+                                           "description": "a pulka's id: settle its players alone"}}}}}},
+        "responses": {"201": {"description": "the payments recorded"}} | errors(400, 403, 404, 415, 422)}},
 })

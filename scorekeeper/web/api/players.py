@@ -7,15 +7,17 @@ from flask.typing import ResponseReturnValue
 
 from ...engine import Filter
 from ...files.statsfile import stats_json
-from ..domain.players import Player, read_filter, read_name
+from ..domain.idempotency import Answer
+from ..domain.players import Merge, Player, Rename, Unmerge, read_filter, read_name
 from ..edge.access import Need, needs
 from ..edge.caller import me
 from ..edge.context import store
+from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import json_body
 from ..services import players as player_service
 from .blueprint import bp
 from .openapi import describe
-from .schema import NAME, errors
+from .schema import IDEMPOTENCY_KEY, NAME, errors
 
 
 def _filter() -> Filter[str]:
@@ -42,24 +44,27 @@ def player_stats(player: str) -> ResponseReturnValue:
 
 @bp.patch("/players/<player>")
 @needs(Need.ACCOUNT)  # the account's own players only, as the use case decides
+@idempotent
 def rename_player(player: str) -> ResponseReturnValue:
-    name = read_name(json_body().get("name"))
-    return jsonify(player_json(player_service.rename(store().players, me(), player, name)))
+    command = Rename(player, read_name(json_body().get("name")))
+    return write(lambda unit: player_service.rename(unit.players, me(), command),
+                 lambda renamed: json_answer(200, player_json(renamed)))
 
 
 @bp.post("/players/<player>/merge")
 @needs(Need.ACCOUNT)
+@idempotent
 def merge_player(player: str) -> ResponseReturnValue:
     into = json_body().get("into")
-    player_service.merge(store().players, me(), player, into if isinstance(into, str) else "")
-    return "", 204
+    command = Merge(player, into if isinstance(into, str) else "")
+    return write(lambda unit: player_service.merge(unit.players, me(), command), lambda _: Answer(204))
 
 
 @bp.delete("/players/<player>/merge")
 @needs(Need.ACCOUNT)
+@idempotent
 def unmerge_player(player: str) -> ResponseReturnValue:
-    player_service.unmerge(store().players, me(), player)
-    return "", 204
+    return write(lambda unit: player_service.unmerge(unit.players, me(), Unmerge(player)), lambda _: Answer(204))
 
 
 # This module's part of the API's document (openapi.py assembles the parts).
@@ -82,18 +87,18 @@ describe({
         "summary": "The caller's circle: the players of the pulkas it may read, with how many count",
         "parameters": FILTERS, "responses": {"200": {"description": "players: id, name, pulkas"}}}},
     "/api/v1/players/{player}": {"parameters": [PLAYER_ID], "patch": {
-        "summary": "Rename one of the account's players",
+        "summary": "Rename one of the account's players", "parameters": [IDEMPOTENCY_KEY],
         "requestBody": {"required": True, "content": {"application/json": {"schema": {
             "type": "object", "required": ["name"], "properties": {"name": NAME}}}}},
-        "responses": {"200": {"description": "renamed"}} | errors(404, 415)}},
+        "responses": {"200": {"description": "renamed"}} | errors(400, 404, 415, 422)}},
     "/api/v1/players/{player}/stats": {"parameters": [PLAYER_ID], "get": {
         "summary": "A player's statistics over the pulkas that count (docs/club.md §2)", "parameters": FILTERS,
         "responses": {"200": {"description": "the stats object"}} | errors(404)}},
     "/api/v1/players/{player}/merge": {"parameters": [PLAYER_ID], "post": {
         "summary": "Merge the player into another of the account's (`into`: his id): one player entered twice",
-        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "parameters": [IDEMPOTENCY_KEY], "requestBody": {"required": True, "content": {"application/json": {"schema": {
             "type": "object", "required": ["into"], "properties": {"into": {"type": "string"}}}}}},
-        "responses": {"204": {"description": "merged"}} | errors(404, 415)},
-        "delete": {"summary": "Undo the player's merge", "responses": {"204": {"description": "undone"}}
-                   | errors(404)}},
+        "responses": {"204": {"description": "merged"}} | errors(400, 404, 415, 422)},
+        "delete": {"summary": "Undo the player's merge", "parameters": [IDEMPOTENCY_KEY],
+                   "responses": {"204": {"description": "undone"}} | errors(400, 404, 422)}},
 })

@@ -14,13 +14,13 @@ from ...i18n.words import Msg
 from ..domain.idempotency import Answer
 from ..domain.limits import CURRENCY_MAX, PULKA_NAME_MAX
 from ..domain.paper import read_opening
-from ..domain.pulkas import ChangeSettings, Pulka, read_settings
+from ..domain.pulkas import ChangeSettings, DeletePulka, ImportPulka, Pulka, read_settings
 from ..domain.reading import read_number, read_pulka_file
 from ..domain.refusals import ErrorCode, Refused
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import actor, me
-from ..edge.context import store
+from ..edge.context import limits, store
 from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import json_body, version_sent
 from ..edge.presenting import answering, download, presenter
@@ -66,7 +66,7 @@ def create_pulka() -> ResponseReturnValue:
     settings = read_settings(body, say=i18n.say)
     if given:  # a table that began on paper goes on here (docs/files.md §5)
         settings = dataclasses.replace(settings, opening=read_opening(opening, settings.players, settings.rules))
-    return write(lambda unit: pulka_service.create_pulka(unit.pulkas, me(), settings), _created)
+    return write(lambda unit: pulka_service.create_pulka(unit.pulkas, me(), settings, limits=limits()), _created)
 
 
 @bp.get("/pulkas/<uid>")
@@ -77,20 +77,22 @@ def get_pulka(uid: str) -> ResponseReturnValue:
 
 @bp.patch("/pulkas/<uid>")
 @needs(Need.OWN)
+@idempotent
 def patch_pulka(uid: str) -> ResponseReturnValue:
     data = json_body()
     expected = version_sent(data)
     pulka = pulka_service.get_pulka(store().pulkas, uid)
-    settings = read_settings({k: v for k, v in data.items() if k != "version"}, pulka.settings)
-    changed = pulka_service.change_settings(store().pulkas, ChangeSettings(uid, settings, expected), actor())
-    return jsonify(pulka_json(presenter(changed)))
+    command = ChangeSettings(uid, read_settings({k: v for k, v in data.items() if k != "version"}, pulka.settings),
+                             expected)
+    return write(lambda unit: pulka_service.change_settings(unit.pulkas, command, actor()),
+                 lambda changed: json_answer(200, pulka_json(answering(changed))))
 
 
 @bp.delete("/pulkas/<uid>")
 @needs(Need.OWN)
+@idempotent
 def delete_pulka(uid: str) -> ResponseReturnValue:
-    pulka_service.delete_pulka(store().pulkas, uid)
-    return "", 204
+    return write(lambda unit: pulka_service.delete_pulka(unit.pulkas, DeletePulka(uid)), lambda _: Answer(204))
 
 
 @bp.get("/pulkas/<uid>/version")
@@ -143,8 +145,8 @@ def import_pulka() -> ResponseReturnValue:
     if not request.is_json:
         raise Refused(Msg("send the pulka file as application/json"), code=ErrorCode.UNSUPPORTED_MEDIA_TYPE)
     file, name = read_pulka_file(request.get_data()), request.args.get("name", "")[:PULKA_NAME_MAX]
-    return write(lambda unit: pulka_service.import_pulka(unit.pulkas, me(), file, name, i18n.say),
-                 _created)
+    command = ImportPulka.of(file, name, i18n.say)
+    return write(lambda unit: pulka_service.import_pulka(unit.pulkas, me(), command, limits()), _created)
 
 
 # This module's part of the API's document (openapi.py assembles the parts).
@@ -164,10 +166,11 @@ describe({
         "parameters": [PULKA_ID],
         "get": {"summary": "A pulka", "responses": {"200": answer(ref("Pulka"), "the pulka")} | errors(404)},
         "patch": {"summary": "Rename, change currency; rules and players only before the first deal",
+                  "parameters": [IDEMPOTENCY_KEY],
                   "requestBody": {"content": {"application/json": {"schema": ref("PulkaPatch")}}},
                   "responses": {"200": answer(ref("Pulka"), "updated")} | errors(400, 404, 409, 415, 422)},
-        "delete": {"summary": "Delete a pulka and its deals",
-                   "responses": {"204": {"description": "deleted"}} | errors(404)}},
+        "delete": {"summary": "Delete a pulka and its deals", "parameters": [IDEMPOTENCY_KEY],
+                   "responses": {"204": {"description": "deleted"}} | errors(400, 404, 422)}},
     "/api/v1/pulkas/{uid}/sheet": {
         "parameters": [PULKA_ID],
         "get": {"summary": "The sheet now", "responses": {"200": answer(ref("Sheet"), "the sheet")} | errors(404)}},

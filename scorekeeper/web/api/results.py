@@ -6,6 +6,7 @@ from flask.typing import ResponseReturnValue
 
 from ..domain.idempotency import Answer
 from ..domain.pulkas import Pulka
+from ..domain.results import ClosePulka, ReopenPulka
 from ..edge.access import Need, needs
 from ..edge.caller import actor
 from ..edge.idempotency import idempotent, json_answer, write
@@ -26,16 +27,16 @@ def _answer(pulka: Pulka) -> Answer:
 @needs(Need.OWN)
 @idempotent
 def close_pulka(uid: str) -> ResponseReturnValue:
-    expected = version_sent(json_body(optional=True))
-    return write(lambda unit: results.close(unit.pulkas, uid, actor(), expected), _answer)
+    command = ClosePulka(uid, version_sent(json_body(optional=True)))
+    return write(lambda unit: results.close(unit.pulkas, command, actor()), _answer)
 
 
 @bp.post("/pulkas/<uid>/reopen")
 @needs(Need.OWN)
 @idempotent
 def reopen_pulka(uid: str) -> ResponseReturnValue:
-    expected = version_sent(json_body(optional=True))
-    return write(lambda unit: results.reopen(unit.pulkas, uid, actor(), expected), _answer)
+    command = ReopenPulka(uid, version_sent(json_body(optional=True)))
+    return write(lambda unit: results.reopen(unit.pulkas, command, actor()), _answer)
 
 
 # This module's part of the API's document (openapi.py assembles the parts).

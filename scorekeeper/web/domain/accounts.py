@@ -80,6 +80,27 @@ class CreateAccount:
     password: str
 
 
+@dataclass(frozen=True)
+class ChangePassword:
+    """The account's own new password, given with its current one (anything but text is no password)."""
+
+    current: str
+    new: str
+
+
+@dataclass(frozen=True)
+class ResetPassword:
+    """The administrator sets an account's password."""
+
+    account: int
+    password: str
+
+
+def text_or_nothing(value: object) -> str:
+    """What a form or a body sent as a password: text, or "" (no password) for anything else."""
+    return value if isinstance(value, str) else ""
+
+
 def read_account(username: object, password: object) -> CreateAccount:
     if not isinstance(username, str) or not isinstance(password, str):
         raise AccountInvalid(Msg("send a username and a password as text"), "username")

@@ -1,9 +1,10 @@
-"""The club ledger (docs/club.md §3): what the players of a circle owe each other from one evening to the next.
+"""The club ledger (docs/club.md §3-§4): what the players of a circle owe from one evening to the next.
 
 Its rows are the transfers of frozen pulkas (obligations) and payments, each a row of its own; every figure
-is the engine's (engine.ledger), derived from the rows each time it is read. An obligation's id names the
-freeze it comes from: reopening a pulka withdraws its obligations, and freezing it again makes new ones, so a
-payment made against the old ones stays, on no obligation.
+is the engine's (engine.ledger), derived from the rows each time it is read. Who owes is read from the
+balances, never pair by pair. An obligation's id names the freeze it comes from: reopening a pulka withdraws
+its obligations, and freezing it again makes new ones, so a payment made against the old ones stays, on no
+obligation.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timezone
+from datetime import date, datetime, tzinfo
 from decimal import Decimal, InvalidOperation
 
-from ...engine import (Obligation, ObligationStatus, Payment, PaymentKind, SettleUp, Transfer, balances, owed, paid,
-                       settle_up, status)
+from ...engine import (Obligation, ObligationStatus, Open, Owed, Payment, PaymentKind, SettleUp, ledger_standing,
+                       settle_up)
 from ...i18n.words import Msg
 from .limits import CURRENCY_MAX, LEDGER_NOTE_MAX
 from .players import Player
@@ -42,16 +43,17 @@ class ObligationRow:
     obligation: Obligation[str, str]
     title: str
     day: date  # the pulka's date, in its players' time
-    ended: datetime
+    ended: datetime  # when the pulka was frozen, in its own offset: its date is the `since` of a debt
     own: bool
 
 
 def obligations_of(pulka: str, title: str, day: date, currency: str, own: bool, result: Result,
-                   seats: Sequence[str]) -> list[ObligationRow]:
+                   seats: Sequence[str], zone: tzinfo) -> list[ObligationRow]:
     """What a frozen pulka's result leaves owed, its transfers between its seats' players (`seats`: their ids
-    by seat, a merged one as the one he is merged into): two seats of one merged player owe nobody."""
+    by seat, a merged one as the one he is merged into; `zone`: the pulka's own offset): two seats of one
+    merged player owe nobody."""
     return [ObligationRow(Obligation(obligation_id(pulka, result.at, i), pulka, seats[t.payer], seats[t.payee],
-                                     t.amount, currency), title, day, result.at.astimezone(timezone.utc), own)
+                                     t.amount, currency), title, day, result.at.astimezone(zone), own)
             for i, t in enumerate(result.transfers) if seats[t.payer] != seats[t.payee]]
 
 
@@ -107,6 +109,10 @@ class Rows:
     def obligation(self, id: str) -> ObligationRow | None:
         return next((e for e in self.obligations if e.obligation.id == id), None)
 
+    def with_payments(self, added: Sequence[Row]) -> Rows:
+        """These rows and the payments a write added (its figures worked out afresh)."""
+        return replace(self, payments=self.payments + tuple(added))
+
     def payment(self, id: str) -> Row | None:
         return next((r for r in self.payments if r.payment.id == id), None)
 
@@ -125,21 +131,23 @@ def _unlinked(payment: Payment[str, str]) -> Payment[str, str]:
 
 @dataclass(frozen=True)
 class Line:
-    """An obligation as the ledger shows it: what is paid on it, its status, and its latest paid mark."""
+    """An obligation as the ledger shows it: what is paid on it, what is still open on it once its debtor's other
+    rows are counted, its status, and its latest paid mark."""
 
     entry: ObligationRow
     paid: Decimal
+    open: Decimal
     status: ObligationStatus
     marked: Row | None  # the paid mark not taken back, if one paid it
 
 
-def line_of(entry: ObligationRow, on_it: Sequence[Payment[str, str]], stored: Mapping[str, Row]) -> Line:
-    """The obligation's line, from the payments made on it (`stored`: their rows, by id)."""
-    o = entry.obligation
+def line_of(entry: ObligationRow, state: Open[str, str], on_it: Sequence[Payment[str, str]],
+            stored: Mapping[str, Row]) -> Line:
+    """The obligation's line, from its standing and the payments made on it (`stored`: their rows, by id)."""
     taken_back = {p.reverses for p in on_it}
     mark = next((stored[p.id] for p in reversed(on_it) if p.kind is PaymentKind.MARK and p.id not in taken_back),
                 None)
-    return Line(entry, paid(o, on_it), status(o, on_it), mark)
+    return Line(entry, state.paid, state.open, state.status, mark)
 
 
 @dataclass(frozen=True)
@@ -150,54 +158,40 @@ class Ledger:
     currencies: tuple[str, ...]
     players: Mapping[str, Player]
     balances: Mapping[str, Decimal]
-    owed: tuple[Transfer[str], ...]
+    owed: tuple[Owed[str, datetime], ...]  # who owes, by player id; `since`: in the pulka's own offset
     lines: tuple[Line, ...]  # the latest pulka first
     payments: tuple[Row, ...]  # the latest first
     taken_back: frozenset[str]  # ids of the payments a reversal took back
     settle_up: SettleUp[str]
     reopened: tuple[Reopened, ...]
-    oldest_open: Mapping[frozenset[str], date]  # by pair: the date of the oldest obligation not paid
 
     @classmethod
     def of(cls, rows: Rows, currency: str) -> Ledger:
         obligations, payments = rows.in_currency(currency)
+        entries = [e for e in rows.obligations if e.obligation.currency == currency]
+        found = ledger_standing(obligations, payments, {e.obligation.pulka: e.ended for e in entries})
         by_obligation: dict[str | None, list[Payment[str, str]]] = defaultdict(list)
         for p in payments:
             by_obligation[p.obligation].append(p)
         taken_back = frozenset(p.reverses for p in payments if p.reverses is not None)
         stored = {r.payment.id: r for r in rows.payments}
-        lines = [line_of(entry, by_obligation[entry.obligation.id], stored) for entry in rows.obligations
-                 if entry.obligation.currency == currency]
+        lines = [line_of(entry, state, by_obligation[entry.obligation.id], stored)
+                 for entry, state in zip(entries, found.obligations)]
         lines.sort(key=lambda line: (line.entry.ended, line.entry.obligation.id), reverse=True)
-        money = balances(obligations, payments)
-        oldest: dict[frozenset[str], date] = {}
-        for line in lines:  # the latest first: the oldest is written last
-            if line.status is not ObligationStatus.PAID:
-                oldest[frozenset((line.entry.obligation.debtor, line.entry.obligation.creditor))] = line.entry.day
-        return cls(currency, rows.currencies(), rows.players, money, owed(obligations, payments), tuple(lines),
+        return cls(currency, rows.currencies(), rows.players, found.balances, found.owed, tuple(lines),
                    tuple(sorted((replace(stored[p.id], payment=p) for p in payments),
                                 key=lambda r: (r.at, r.payment.id), reverse=True)),
-                   taken_back, settle_up(money), rows.reopened, oldest)
+                   taken_back, settle_up(found.balances), rows.reopened)
 
     def name(self, player: str) -> str:
         return self.players[player].name if player in self.players else "?"
 
+    def line(self, obligation: str) -> Line | None:
+        return next((line for line in self.lines if line.entry.obligation.id == obligation), None)
+
     def settle_up_in(self, unit: Decimal | None) -> SettleUp[str]:
         """The suggested settle-up, in a cash unit if one is given (each balance rounded to it first)."""
         return self.settle_up if unit is None else settle_up(self.balances, unit)
-
-    def owed_among(self, players: Sequence[str], but: str | None = None) -> tuple[Transfer[str], ...]:
-        """What these players still owe each other, netted, leaving out the pulka `but` (the one being settled:
-        its transfers, and what was paid on them, are its own settlement, not carried over)."""
-        lines = [line.entry.obligation for line in self.lines if line.entry.obligation.pulka != but]
-        left_out = {line.entry.obligation.id for line in self.lines if line.entry.obligation.pulka == but}
-        payments = [r.payment for r in self.payments if r.payment.obligation not in left_out or
-                    r.payment.obligation is None]
-        return tuple(d for d in owed(lines, payments) if d.payer in players and d.payee in players)
-
-    def since(self, debt: Transfer[str]) -> date | None:
-        """The date of the oldest obligation still open between the two ("since 12.11")."""
-        return self.oldest_open.get(frozenset((debt.payer, debt.payee)))
 
 
 @dataclass(frozen=True)
@@ -235,6 +229,7 @@ class RecordSettleUp:
     currency: str
     note: str = ""
     cash: Decimal | None = None
+    pulka: str | None = None  # only the players of this pulka, who owe only each other (docs/club.md §4)
 
 
 def read_amount(value: object, field: str = "amount") -> Decimal:
@@ -285,8 +280,10 @@ def check_ends(payment: RecordPayment, players: Mapping[str, Player]) -> None:
         raise Refused(Msg("a payment is from one player to another"), "to")
 
 
-def read_settle_up(currency: object, note: object, cash: object) -> RecordSettleUp:
-    return RecordSettleUp(read_currency(currency), read_note(note), read_cash(cash))
+def read_settle_up(currency: object, note: object, cash: object, pulka: object = None) -> RecordSettleUp:
+    if pulka is not None and not (isinstance(pulka, str) and 0 < len(pulka) <= 40):
+        raise Refused(Msg("pulka is the id of a pulka, or null"), "pulka")
+    return RecordSettleUp(read_currency(currency), read_note(note), read_cash(cash), pulka or None)
 
 
 def read_note(note: object) -> str:
@@ -298,21 +295,35 @@ def read_note(note: object) -> str:
 
 
 @dataclass(frozen=True)
-class Carried:
-    """What the players of a pulka owed each other before it, in its currency: each debt with the date of the
-    oldest obligation still open between the two, and the settle-up of the pulka's money with them."""
+class TableStanding:
+    """Where the players of a pulka stand in the ledger now, in its currency (docs/club.md §4): each one's
+    balance, everything included (that pulka too), as read at `read`."""
 
     ledger: Ledger
-    debts: tuple[tuple[Transfer[str], date | None], ...]
-    seats: tuple[str, ...]  # the players' ids by seat
+    players: tuple[str, ...]  # their ids by seat, each once
+    read: datetime
 
-    def with_money(self, money: Sequence[Decimal], unit: Decimal | None = None) -> SettleUp[str]:
-        """The fewest payments that settle both the pulka's money (by seat) and what is carried over (in a
-        cash unit, when one is given)."""
-        total: dict[str, Decimal] = {player: Decimal(0) for player in self.seats}
-        for seat, amount in enumerate(money):
-            total[self.seats[seat]] += amount
-        for debt in self.debts:
-            total[debt[0].payer] -= debt[0].amount
-            total[debt[0].payee] += debt[0].amount
-        return settle_up(total, unit)
+    @property
+    def balances(self) -> tuple[tuple[str, Decimal], ...]:
+        """Each player's balance (0 when he has no row in the currency), by seat."""
+        return tuple((player, self.ledger.balances.get(player, Decimal(0))) for player in self.players)
+
+    @property
+    def settled(self) -> bool:
+        """Every one of them at 0: nothing to show."""
+        return not any(amount for _, amount in self.balances)
+
+    @property
+    def among_themselves(self) -> bool:
+        """Their balances sum to 0: the table owes only itself, and its own settle-up settles all of it."""
+        return sum((amount for _, amount in self.balances), Decimal(0)) == 0
+
+    @property
+    def writable(self) -> bool:
+        """Every one of them is the caller's own player: he may record their settle-up."""
+        return all(player in self.ledger.players and self.ledger.players[player].own for player in self.players)
+
+    def settle_up(self, unit: Decimal | None = None) -> SettleUp[str]:
+        """The fewest payments that bring their balances to 0 (in a cash unit if one is given); only when
+        `among_themselves`."""
+        return settle_up(dict(self.balances), unit)

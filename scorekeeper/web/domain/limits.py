@@ -16,14 +16,20 @@ USERNAME_KEY_MAX = USERNAME_MAX * 3
 SHARE_LABEL_MAX = 40
 LEDGER_NOTE_MAX = 200
 IDEMPOTENCY_KEY_MAX = 100
-# What one account may keep (SCOREKEEPER_MAX_PULKAS, SCOREKEEPER_MAX_ACCOUNT_DEALS): its pulkas, and the deals
-# of all of them, so that one account cannot fill the server or the caches that every account shares.
+# The deals one pulka holds at most (SCOREKEEPER_MAX_DEALS); what one account may keep (SCOREKEEPER_MAX_PULKAS,
+# SCOREKEEPER_MAX_ACCOUNT_DEALS): its pulkas, and the deals of all of them, so that one account cannot fill the
+# server or the caches that every account shares.
+MAX_DEALS = 1000
 MAX_PULKAS = 1000
 MAX_ACCOUNT_DEALS = 100_000
 
 
 @dataclass(frozen=True)
-class AccountLimits:
+class Limits:
+    """The app's limits as its settings say them, which the use cases keep (services.pulkas.check_room): the
+    store only counts."""
+
+    pulka_deals: int = MAX_DEALS
     pulkas: int = MAX_PULKAS
     deals: int = MAX_ACCOUNT_DEALS
 

@@ -1,42 +1,71 @@
 """A paper sheet as the app takes it (docs/files.md §4): a `pulya-sheet/1` body, or the page's grid of fields
 made into one, so that the form, the API and the command line check the same values with the same codes.
 
-The grid's fields: `player_0` … `player_3` in seating order, `preset`, the two rates
-`pulya_point_whists` and `gora_point_whists`, `whist_price`, `currency`, `pulya_counts_down`; per seat
+The grid's fields: `player_0` … `player_3` in seating order, `preset`, `pulya_size` (the size the table
+played: the sheet finishes where every pulya reached it), the two rates `pulya_point_whists` and
+`gora_point_whists`, `whist_price`, `currency`, `pulya_counts_down`; per seat
 `pulya_<i>` and `gora_<i>`, and `whists_<i>_<j>` for what seat i wrote on seat j. A problem's field in
 the file (`gora.Аня`) is named back as the grid's (`gora_0`)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...files import columns, pulyafile, sheetfile
-from ...engine import Code, Problem, PulkaEnd, Rules, Sheet
+from ...engine import PRESETS as PRESET_RULES
+from ...engine import Code, Preset, Problem, PulkaEnd, Rules, Sheet, Text
 from ...files.sheetfile import PaperSheet
 from ...i18n.words import Msg
+from .names import seated_fault
+from .pulkas import default_name, english
 from .reading import first_unstorable
 from .refusals import Fault, Refused, Unstorable
 
 SEATS = 4
 PRESETS = ("sochi", "leningrad", "rostov")
 RATES = ("pulya_point_whists", "gora_point_whists")
+# The size each preset plays to: what the grid shows until the table says otherwise.
+PULYA_SIZES = {preset: PRESET_RULES[Preset(preset)].pulya_size for preset in PRESETS}
 _NUMBER = re.compile(r"[+-]?\d{1,9}(?:[.,]\d{1,6})?")
 _MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u00a0": "", " ": ""})
 
 
+@dataclass(frozen=True)
+class KeepSheet:
+    """A paper sheet kept as a closed pulka (services.paper.keep): named as the sheet names it, else
+    `untitled` (after its players, in the caller's language: domain.pulkas.default_name); reopened, its next
+    deal is dealt by `first_dealer` (a player's name; None: the first player)."""
+
+    sheet: PaperSheet
+    untitled: str
+    first_dealer: str | None = None
+
+    @classmethod
+    def of(cls, sheet: PaperSheet, say: Callable[[Text], str] | None = None,
+           first_dealer: str | None = None) -> KeepSheet:
+        """The sheet to keep, `untitled` worded by `say` (the edge's i18n.say; None: in English)."""
+        return cls(sheet, default_name(sheet.players, say or english), first_dealer)
+
+
 def read_sheet(data: object) -> PaperSheet:
-    """A `pulya-sheet/1` object, refused with the file's own problem code on its field."""
+    """A `pulya-sheet/1` object, refused with the file's own problem code on its field, or (bad_players) where
+    two names read as one or one shows nothing."""
     field = first_unstorable(data)
     if field is not None:
         raise Unstorable(field)
     try:
-        return sheetfile.parse(data)
+        paper = sheetfile.parse(data)
     except pulyafile.FileError as error:
         p = error.problem
         faults = [Fault.of(q.code.value, q.field, q.full, None, error.players) for q in error.problems]
         raise Refused(p.full, p.field, code=p.code.value, names=error.players, faults=faults) from None
+    why = seated_fault(paper.players)  # the app's rule beside the file's (docs/club.md §1)
+    if why is not None:
+        raise Refused(why, "players", code=Code.BAD_PLAYERS.value)
+    return paper
 
 
 def check_opening(paper: PaperSheet) -> None:
@@ -94,7 +123,7 @@ def sheet_of_form(form: Mapping[str, str]) -> dict[str, Any]:
     seats = [i for i in range(SEATS) if form.get(f"player_{i}", "").strip()]
     names = {i: form[f"player_{i}"].strip() for i in seats}
     rules: dict[str, Any] = {"preset": form.get("preset", "sochi")}
-    for key in (*RATES, "whist_price"):
+    for key in ("pulya_size", *RATES, "whist_price"):
         if form.get(key, "").strip():
             rules[key] = value(form[key])
     data: dict[str, Any] = {"format": sheetfile.FORMAT, "players": [names[i] for i in seats], "rules": rules}

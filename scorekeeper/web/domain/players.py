@@ -36,6 +36,29 @@ class Member:
     pulkas: frozenset[str]
 
 
+@dataclass(frozen=True)
+class Rename:
+    """One of the caller's own players gets another name (read_name reads it)."""
+
+    player: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Merge:
+    """`gone` counts as `into` from now on: one player entered under two spellings."""
+
+    gone: str
+    into: str
+
+
+@dataclass(frozen=True)
+class Unmerge:
+    """The player merged into another counts as himself again."""
+
+    player: str
+
+
 FILTER_KEYS = ("from", "to", "preset", "players", "currency", "with", "unfinished")
 FLOOR = 3  # fewer counted pulkas than this: a provisional line, and no rival or nemesis
 _DATE = re.compile(r"\d{4}-\d\d-\d\d")

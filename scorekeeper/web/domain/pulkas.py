@@ -15,6 +15,7 @@ from ...files import pulyafile
 from ...engine import DealResult, Deal, Replay, Rules, RulesError, Settlement, Sheet, Text, settle
 from ...i18n.words import Msg
 from .limits import CURRENCY_MAX, PULKA_NAME_MAX
+from .names import seated_fault
 from .reading import one_line
 from .refusals import Fault, NotFound, PulkaFrozen, SettingsInvalid
 from .results import Ending, Result
@@ -173,13 +174,37 @@ class ChangeSettings:
     expected: int | None = None  # the version the caller last saw; None: any
 
 
+@dataclass(frozen=True)
+class DeletePulka:
+    """A pulka deleted by its owner, with its deals (services.pulkas.delete_pulka)."""
+
+    uid: str
+
+
+@dataclass(frozen=True)
+class ImportPulka:
+    """A pulka file as a new pulka, named `name`, else as the file names it, else `untitled` (after its
+    players, in the caller's language: default_name)."""
+
+    file: pulyafile.PulkaFile
+    name: str
+    untitled: str
+
+    @classmethod
+    def of(cls, file: pulyafile.PulkaFile, name: str = "", say: Callable[[Text], str] | None = None) -> ImportPulka:
+        """The file to import, `untitled` worded by `say` (the edge's i18n.say; None: in English)."""
+        return cls(file, name, default_name(file.players, say or english, imported=True))
+
+
 def ended(settings: Settings, replayed: Replay, at: datetime, closed_by: str | None = None) -> Result | None:
-    """The result a pulka written now is frozen with: closed by `closed_by` as it stands, or finished by its
-    last deal (docs/rules.md §8.1); None while it goes on."""
-    if closed_by is None and not replayed.sheet.finished:
+    """The result a pulka written now is frozen with: finished when its sheet is (docs/rules.md §8.1: by its
+    last deal, or by the paper sheet it goes on from), else closed by `closed_by` as it stands; None while it
+    goes on."""
+    if replayed.sheet.finished:
+        return Result.settled(settle(replayed.sheet, settings.rules), replayed, Ending.FINISHED, at)
+    if closed_by is None:
         return None
-    ending = Ending.FINISHED if closed_by is None else Ending.CLOSED
-    return Result.settled(settle(replayed.sheet, settings.rules), replayed, ending, at, closed_by or "")
+    return Result.settled(settle(replayed.sheet, settings.rules), replayed, Ending.CLOSED, at, closed_by)
 
 
 def writable(pulka: Pulka) -> Pulka:
@@ -250,6 +275,7 @@ def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:
     names = tuple(value) if not why and isinstance(value, list) else ()
     if not why and not all(map(one_line, names)):
         why = Msg("a player's name is one line of text, without control characters")
+    why = why or seated_fault(names)
     if why:
         faults.append(Fault.of("bad_players", "players", why))
         return ()

@@ -31,6 +31,22 @@ class Event(StrEnum):
 
 
 @dataclass(frozen=True)
+class ClosePulka:
+    """Its owner ends the pulka as it stands (services.results.close)."""
+
+    uid: str
+    expected: int | None = None  # the version the caller last saw; None: any
+
+
+@dataclass(frozen=True)
+class ReopenPulka:
+    """Its owner takes the pulka's result back, to change it (services.results.reopen)."""
+
+    uid: str
+    expected: int | None = None  # the version the caller last saw; None: any
+
+
+@dataclass(frozen=True)
 class Result:
     """What a pulka's end settled, exactly (docs/rules.md §15), with when, how, by whom and which engine."""
 

@@ -70,6 +70,14 @@ class CreateShare:
     player: int | None = None
 
 
+@dataclass(frozen=True)
+class RevokeShare:
+    """A link of the pulka's table revoked: it stops working at once."""
+
+    uid: str
+    share: str  # the link's id
+
+
 def read_share(uid: str, role: object, label: object = "", player: object = None,
                players: Sequence[str] = ()) -> CreateShare:
     """A link as a request asks for it; `player` (one of `players`, by name) makes it his: named after him

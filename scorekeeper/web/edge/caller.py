@@ -81,11 +81,14 @@ def own_seat() -> int | None:
     return seat
 
 
-def scope() -> str:
+def scope() -> str | None:
     """Whose idempotency keys a request's key is one of: the account's, else those of the share link that
-    lets the caller in."""
+    lets the caller in; None for a caller who is neither (registering), whose keys are nobody's to keep."""
     who = caller()
-    return f"account:{who.account.id}" if who.account is not None else f"share:{g.share_id}"
+    if who.account is not None:
+        return f"account:{who.account.id}"
+    share: str | None = g.get("share_id")
+    return f"share:{share}" if share is not None else None
 
 
 def actor() -> str:

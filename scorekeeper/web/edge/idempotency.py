@@ -80,20 +80,24 @@ def idempotent(view: View) -> View:
     return route
 
 
-def write(make: Callable[[UnitOfWork], T], answer: Callable[[T], Answer]) -> Answering:
+def write(make: Callable[[UnitOfWork], T], answer: Callable[[T], Answer],
+          then: Callable[[T], None] | None = None) -> Answering:
     """Make the write through the route's unit of work (`make`: a use case, given the unit), answer it as
     `answer` says of what it made (a pulka, a payment), and commit. Under a key the answer is built before
     the commit and stored with the key in the same transaction; `answer` must then not keep anything by the
-    new version (presenting.answering), as the transaction may still roll back."""
+    new version (presenting.answering), as the transaction may still roll back. `then`: what the edge does
+    with what was made once it is committed (a new account signed in), which a retry answered from its key
+    does not do again."""
     unit, key = cast(UnitOfWork, g.unit), cast(Key | None, g.key)
     try:
         made = make(unit)
         if key is None:
             unit.commit()
-            return respond(answer(made))
-        given = answer(made)
-        unit.remember(key, given)
-        unit.commit()
+            given = answer(made)
+        else:
+            given = answer(made)
+            unit.remember(key, given)
+            unit.commit()
     except (Refused, KeyTaken):
         if key is not None:
             # Refused by what its first sending wrote meanwhile (it waited for its lock): that one's answer.
@@ -101,7 +105,21 @@ def write(make: Callable[[UnitOfWork], T], answer: Callable[[T], Answer]) -> Ans
             if (first := unit.answered(key)) is not None:
                 raise Answered(first) from None
         raise
+    if then is not None:
+        then(made)
     return respond(given)
+
+
+def made_before() -> bool:
+    """Whether this very request was made already under its key, by this caller on this route: a retry of a
+    write that removed what its route names (a pulka deleted), which the access check lets through to be
+    answered as the first sending was. A key reused or malformed, or none: False, and the check refuses as
+    it would."""
+    try:
+        key = _key()
+        return key is not None and store().keys.answered(key) is not None
+    except Refused:
+        return False
 
 
 def went(location: str, *flashes: tuple[str, str]) -> Answer:
@@ -119,14 +137,16 @@ def respond(answer: Answer) -> Answering:
         flash(message, category)
     if 300 <= answer.status < 400 and answer.location:
         return redirect(answer.location, answer.status)
-    response = Response(answer.body, answer.status, mimetype="application/json")
+    # An answer without a body (204) is no JSON: as Flask answers ("", 204).
+    response = Response(answer.body, answer.status, mimetype="application/json" if answer.body else None)
     if answer.location:
         response.headers["Location"] = answer.location
     return response
 
 
 def _key() -> Key | None:
-    """The request's key, or None: none sent, or a request that writes nothing (showing a form, a preview)."""
+    """The request's key, or None: none sent, a request that writes nothing (showing a form, a preview), or
+    a caller without an account or a share link (registering), under whom no key is kept."""
     if request.method in ("GET", "HEAD") or request.form.get("action") == "preview":
         return None
     key = request.headers.get(HEADER) or request.form.get(FIELD)
@@ -135,7 +155,8 @@ def _key() -> Key | None:
     if len(key) > IDEMPOTENCY_KEY_MAX or not (key.isascii() and key.isprintable()):
         raise Refused(Msg("an idempotency key is 1 to {most} printable ASCII characters")(most=IDEMPOTENCY_KEY_MAX),
                       HEADER)
-    return Key(scope(), f"{request.method} {request.path}", key, _fingerprint())
+    whose = scope()
+    return Key(whose, f"{request.method} {request.path}", key, _fingerprint()) if whose is not None else None
 
 
 def _fingerprint() -> str:

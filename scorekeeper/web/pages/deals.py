@@ -17,7 +17,7 @@ from ..domain.refusals import Refused, VersionConflict
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import actor
-from ..edge.context import store
+from ..edge.context import limits, store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ConfirmForm, DealForm
 from ..edge.idempotency import idempotent, went, write
@@ -61,7 +61,8 @@ def restore(uid: str) -> ResponseReturnValue:
         # The app's parser (inputs.JSONProvider): too deep a nesting is malformed JSON too.
         deal = read_deal(current_app.json.loads(request.form.get("deal") or "null"), pulka.players, number)
         expected = ConfirmForm().expected()
-        return write(lambda unit: deal_service.add_deal(unit.pulkas, EnterDeal(uid, deal, expected), actor()),
+        by = actor()
+        return write(lambda unit: deal_service.add_deal(unit.pulkas, EnterDeal(uid, deal, expected), by, limits()),
                      lambda saved: went(url_for(".sheet", uid=uid, said=said(Said.RESTORED, number))))
     except ValueError:
         raise Refused(Msg("the deal to restore is not a pulya/1 deal")) from None
@@ -127,7 +128,8 @@ def _deal_post(pulka: Pulka, number: int) -> ResponseReturnValue:
         if editing:
             return write(lambda unit: deal_service.edit_deal(unit.pulkas, EditDeal(pulka.uid, number, deal, expected), by),
                          lambda saved: _deal_saved(pulka, saved, number))
-        return write(lambda unit: deal_service.add_deal(unit.pulkas, EnterDeal(pulka.uid, deal, expected), by),
+        entered = EnterDeal(pulka.uid, deal, expected)
+        return write(lambda unit: deal_service.add_deal(unit.pulkas, entered, by, limits()),
                      lambda saved: _deal_saved(pulka, saved, len(saved.deals)))
     except VersionConflict:
         now = pulka_service.get_pulka(store().pulkas, pulka.uid)

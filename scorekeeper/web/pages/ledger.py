@@ -1,6 +1,7 @@
-"""The ledger's page (docs/club.md §3): one currency at a time, what each player is owed or owes, who owes whom
-since when, the fewest payments to settle it all (recorded in one tap), every obligation with a paid mark to
-set or take back, every payment with its reversal; a payment entered by hand; the rows as CSV."""
+"""The ledger's page (docs/club.md §3): one currency at a time, what each player is owed or owes, who owes since
+when (from the balances), the fewest payments to settle it all (recorded in one tap), every obligation with what
+is open on it, its status and a paid mark to set or take back, every payment with its reversal; a payment
+entered by hand; the rows as CSV. Its writes also serve a pulka's settlement page (a table's settle-up)."""
 
 from __future__ import annotations
 
@@ -51,12 +52,14 @@ def ledger_csv() -> ResponseReturnValue:
 @needs(Need.ACCOUNT)  # the ledger's owner writes, as the use case decides
 @idempotent
 def ledger_write() -> ResponseReturnValue:
-    """One of the page's writes, by its `action`; a refusal is said on the page, and nothing is stored."""
-    back = url_for(".ledger", currency=request.form.get("currency", ""))
+    """One of the page's writes, by its `action`; a refusal is said on the page, and nothing is stored. A table's
+    settle-up, sent from its pulka's settlement page (`pulka`), goes back there."""
+    action = request.form.get("action", "")
+    pulka = request.form.get("pulka") if action == "settle" else None
+    back = url_for(".settlement", uid=pulka) if pulka else url_for(".ledger", currency=request.form.get("currency", ""))
     done = {"pay": gettext("Payment recorded."), "take_back": gettext("Payment taken back."),
             "mark": gettext("Marked paid."), "unmark": gettext("Paid mark taken back."),
             "settle": gettext("The settle-up is recorded as payments.")}
-    action = request.form.get("action", "")
     try:
         if action not in done:
             raise Refused(gettext("Choose what to do."), "action")
@@ -79,7 +82,8 @@ def _command(action: str) -> RecordPayment | TakeBack | MarkPaid | RecordSettleU
         return TakeBack(form.get("payment", ""))
     if action in ("mark", "unmark"):
         return MarkPaid(form.get("obligation", ""), paid=action == "mark")
-    return read_settle_up(form.get("currency", ""), form.get("note"), form.get("cash") or None)
+    return read_settle_up(form.get("currency", ""), form.get("note"), form.get("cash") or None,
+                          form.get("pulka") or None)
 
 
 def _do(unit: UnitOfWork, command: RecordPayment | TakeBack | MarkPaid | RecordSettleUp) -> object:

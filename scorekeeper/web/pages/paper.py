@@ -14,12 +14,14 @@ from flask_babel import gettext
 
 from ...render.text import filename
 from ...files.sheetfile import PaperSheet
-from ..domain.paper import grid_field, read_sheet, sheet_of_form
+from ..domain.paper import PULYA_SIZES, KeepSheet, grid_field, read_sheet, sheet_of_form
+from ..domain.pulkas import Pulka
 from ..domain.refusals import Refused
+from ..domain.results import Ending
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import actor, caller, me
-from ..edge.context import store
+from ..edge.context import limits
 from ..edge.errors import STATUS, field_errors
 from ..edge.idempotency import idempotent, went, write
 from ..edge.presenting import download, gate
@@ -46,7 +48,8 @@ def _page(form: Mapping[str, str], paper: PaperSheet | None = None, error: Refus
 def paper() -> ResponseReturnValue:
     form = request.form.to_dict() if request.method == "POST" else {}
     if not form:
-        return _page({"preset": "sochi", "currency": i18n.DEFAULT_CURRENCY[i18n.language()]})
+        return _page({"preset": "sochi", "pulya_size": str(PULYA_SIZES["sochi"]),
+                      "currency": i18n.DEFAULT_CURRENCY[i18n.language()]})
     try:
         return _page(form, read_sheet(sheet_of_form(form)))
     except Refused as error:
@@ -69,6 +72,13 @@ def paper_pdf() -> ResponseReturnValue:
     return download(data, "application/pdf", filename(title, date.today(), "pdf"))
 
 
+def _kept(pulka: Pulka) -> str:
+    if pulka.frozen is not None and pulka.frozen.ending is Ending.FINISHED:
+        return str(gettext("Kept as %(name)s: every pulya on the sheet is closed, so the pulka is finished.",
+                           name=pulka.name))
+    return str(gettext("Kept as %(name)s, closed; reopen it to go on from the paper sheet.", name=pulka.name))
+
+
 @bp.post("/paper/keep")
 @needs(Need.ACCOUNT)
 @idempotent
@@ -77,9 +87,8 @@ def keep_paper() -> ResponseReturnValue:
     try:
         sheet = read_sheet(sheet_of_form(form))
         dealer = form.get(f"player_{form.get('first_dealer', '')}", "").strip() or None
-        return write(lambda unit: paper_service.keep(unit.pulkas, me(), sheet, actor(), i18n.say, dealer),
-                     lambda pulka: went(url_for(".sheet", uid=pulka.uid),
-                                        ("message", gettext("Kept as %(name)s, closed; reopen it to go on from the paper sheet.",
-                                                            name=pulka.name))))
+        command = KeepSheet.of(sheet, i18n.say, dealer)
+        return write(lambda unit: paper_service.keep(unit.pulkas, me(), command, actor(), limits()),
+                     lambda pulka: went(url_for(".sheet", uid=pulka.uid), ("message", _kept(pulka))))
     except Refused as error:
         return _page(form, error=error)

@@ -10,12 +10,13 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from ...engine import Filter
-from ..domain.players import FILTER_KEYS, FLOOR, filter_query, read_filter, read_name
+from ..domain.players import FILTER_KEYS, FLOOR, Merge, Rename, Unmerge, filter_query, read_filter, read_name
 from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import me
 from ..edge.context import store
+from ..edge.idempotency import idempotent, went, write
 from ..edge.presenting import csv_download, download, gate
 from ..services import players as player_service
 from ..views.players import charts, csv_rows, deal_csv, every_seat, pair_charts, rows
@@ -85,6 +86,7 @@ def player_pdf(player: str) -> ResponseReturnValue:
 
 @bp.route("/players/<player>", methods=["GET", "POST"])
 @needs(Need.ACCOUNT)
+@idempotent
 def player(player: str) -> ResponseReturnValue:
     if request.method == "POST":
         return _edit(player)
@@ -98,19 +100,23 @@ def player(player: str) -> ResponseReturnValue:
 def _edit(player: str) -> ResponseReturnValue:
     """Rename, merge into another player of the circle, or undo a merge into this one."""
     form = request.form
+    back = url_for(".player", player=player)
     try:
         if form.get("action") == "rename":
-            renamed = player_service.rename(store().players, me(), player, read_name(form.get("name")))
-            flash(gettext("Renamed %(name)s.", name=renamed.name))
-        elif form.get("action") == "merge":
-            player_service.merge(store().players, me(), player, form.get("into", ""))
-            flash(gettext("Merged: his pulkas count for the one you chose; the merge can be undone there."))
-            return redirect(url_for(".player", player=form.get("into", "")))
-        elif form.get("action") == "unmerge":
-            player_service.unmerge(store().players, me(), form.get("merged", ""))
-            flash(gettext("The merge is undone."))
+            renaming = Rename(player, read_name(form.get("name")))
+            return write(lambda unit: player_service.rename(unit.players, me(), renaming),
+                         lambda renamed: went(back, ("message", gettext("Renamed %(name)s.", name=renamed.name))))
+        if form.get("action") == "merge":
+            merging = Merge(player, form.get("into", ""))
+            return write(lambda unit: player_service.merge(unit.players, me(), merging),
+                         lambda _: went(url_for(".player", player=merging.into), ("message", gettext(
+                             "Merged: his pulkas count for the one you chose; the merge can be undone there."))))
+        if form.get("action") == "unmerge":
+            unmerging = Unmerge(form.get("merged", ""))
+            return write(lambda unit: player_service.unmerge(unit.players, me(), unmerging),
+                         lambda _: went(back, ("message", gettext("The merge is undone."))))
     except Refused as error:
         if error.code == "not_found":
             raise
         flash(i18n.say(error), "error")
-    return redirect(url_for(".player", player=player))
+    return redirect(back)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime, timedelta, timezone
+from decimal import Decimal
 from enum import StrEnum
 
-from flask import (current_app, flash, make_response, redirect, render_template, request,
-                   session, url_for)
+from flask import current_app, make_response, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext, ngettext
 from flask_wtf.csrf import generate_csrf
@@ -19,13 +19,13 @@ from ...engine import PARAMETERS, PRESETS, Kind, Parameter, Preset, choice_title
 from ...render.text import rules_in_words
 from ..domain.idempotency import Answer
 from ..domain.limits import PULKA_NAME_MAX
-from ..domain.pulkas import ChangeSettings, Pulka, read_settings
+from ..domain.pulkas import ChangeSettings, DeletePulka, ImportPulka, Pulka, read_settings
 from ..domain.reading import read_pulka_file
 from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import Caller, actor, caller, me, own_seat, role
-from ..edge.context import store
+from ..edge.context import limits, store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ADVANCED, ConfirmForm, ImportForm, PulkaForm, bounds, form_field, text_of
 from ..edge.idempotency import idempotent, new_key, went, write
@@ -35,7 +35,7 @@ from ..services import ledger as ledger_service
 from ..services import pulkas as pulka_service
 from ..views.filters import orientation_of
 from ..views.gate import Busy
-from ..views.ledger import carry_over, owed_lines
+from ..views.ledger import AtTheTable, at_the_table, table_lines
 from ..views.pulkas import card
 from ..views.settlement import CASH_COOKIE, CASH_UNITS, cash_unit, in_cash_view
 from .blueprint import bp
@@ -101,8 +101,8 @@ def new_pulka() -> ResponseReturnValue:
 
     try:
         settings = read_settings(form.settings_data(), say=i18n.say)
-        return write(lambda unit: pulka_service.create_pulka(unit.pulkas, me(), settings, started=_now_here()),
-                     started)
+        return write(lambda unit: pulka_service.create_pulka(unit.pulkas, me(), settings, started=_now_here(),
+                                                             limits=limits()), started)
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), status=STATUS[error.code])
 
@@ -123,7 +123,7 @@ def again(uid: str) -> ResponseReturnValue:
     """"Same players again": the table's next pulka, with this one's seats, rules and links, opened at once; the
     first dealer follows on from the last deal, or is chosen (`first_dealer`, a player's name)."""
     dealer = request.form.get("first_dealer")
-    return write(lambda unit: pulka_service.again(unit.pulkas, me(), uid, dealer),
+    return write(lambda unit: pulka_service.again(unit.pulkas, me(), uid, dealer, limits()),
                  lambda pulka: went(url_for(".sheet", uid=pulka.uid), ("message", gettext(
                      "A new pulka for the same table: %(dealer)s deals first.",
                      dealer=pulka.players[pulka.first_dealer]))))
@@ -131,6 +131,7 @@ def again(uid: str) -> ResponseReturnValue:
 
 @bp.route("/p/<uid>/settings", methods=["GET", "POST"])
 @needs(Need.OWN)
+@idempotent
 def settings(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     form = PulkaForm()
@@ -140,23 +141,22 @@ def settings(uid: str) -> ResponseReturnValue:
         return _settings_page(form, {}, pulka)
     try:
         data = form.names_and_currency() if pulka.deals else form.settings_data()
-        pulka_service.change_settings(store().pulkas, ChangeSettings(uid, read_settings(data, pulka.settings),
-                                                                     form.expected(pulka.version)), actor())
+        command = ChangeSettings(uid, read_settings(data, pulka.settings), form.expected(pulka.version))
+        return write(lambda unit: pulka_service.change_settings(unit.pulkas, command, actor()),
+                     lambda _: went(url_for(".sheet", uid=uid), ("message", gettext("Settings saved."))))
     except Refused as error:
         return _settings_page(form, field_errors(error, form_field), pulka, STATUS[error.code])
-    flash(gettext("Settings saved."))
-    return redirect(url_for(".sheet", uid=uid))
 
 
 @bp.route("/p/<uid>/remove", methods=["GET", "POST"])
 @needs(Need.OWN)
+@idempotent
 def remove(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     form = ConfirmForm()
     if request.method == "POST":
-        pulka_service.delete_pulka(store().pulkas, uid)
-        flash(gettext("%(name)s was deleted.", name=pulka.name))
-        return redirect(url_for(".index"))
+        return write(lambda unit: pulka_service.delete_pulka(unit.pulkas, DeletePulka(uid)),
+                     lambda _: went(url_for(".index"), ("message", gettext("%(name)s was deleted.", name=pulka.name))))
     return render_template("confirm.html", pulka=pulka, form=form, title=gettext("Delete %(name)s?", name=pulka.name),
                            message=ngettext("The pulka and its %(num)d deal are deleted for good. Export it first if "
                                             "you may want it back.",
@@ -211,12 +211,9 @@ def settlement(uid: str) -> ResponseReturnValue:
     chosen = request.args.get("cash")
     unit = cash_unit(chosen if chosen is not None else request.cookies.get(CASH_COOKIE))
     cash = in_cash_view(pulka.players, pulka.settlement, unit) if unit is not None else None
-    before = None  # what its players owed each other before it, in the caller's ledger
-    if caller().account is not None:
-        carried = ledger_service.carried(store().ledger, me(), uid, pulka.currency)
-        before = carry_over(carried, pulka.settlement.money, unit)
     response = make_response(render_template("pulkas/settlement.html", pulka=pulka, view=view.settlement,
-                                             balances=view.balances, cash=cash, units=CASH_UNITS, before=before,
+                                             balances=view.balances, cash=cash, units=CASH_UNITS,
+                                             table=_in_the_ledger(pulka, unit),
                                              people=caller().account is not None))
     if chosen is not None:
         remember_choice(response, CASH_COOKIE, str(unit or ""))
@@ -235,13 +232,19 @@ def export(uid: str) -> ResponseReturnValue:
 def pdf(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     view = presenter(pulka)
-    before = None  # as on the settlement page: what its players owed each other before, in the caller's ledger
-    if caller().account is not None:
-        carried = ledger_service.carried(store().ledger, me(), uid, pulka.currency)
-        before = carry_over(carried, pulka.settlement.money)
-    lines = owed_lines(before, pulka.currency, i18n.language(), i18n.catalog().gettext) if before else ((), ())
-    return download(view.pdf(orientation_of(request.args.get("orientation")), lines), "application/pdf",
+    table = _in_the_ledger(pulka)  # as on the settlement page, to the cent, with when it was read
+    ledger = table_lines(table, i18n.language(), i18n.catalog().gettext) if table else None
+    return download(view.pdf(orientation_of(request.args.get("orientation")), ledger), "application/pdf",
                     view.filename("pdf"))
+
+
+def _in_the_ledger(pulka: Pulka, unit: Decimal | None = None) -> AtTheTable | None:
+    """Where a frozen pulka's players stand in the caller's ledger now (docs/club.md §4); None for a pulka
+    still going on, or a caller with no ledger (a link's viewer)."""
+    if pulka.frozen is None or caller().account is None:
+        return None
+    table = ledger_service.at_the_table(store().ledger, me(), pulka.uid, pulka.currency)
+    return at_the_table(table, pulka.started.tzinfo or timezone.utc, unit)
 
 
 @bp.get("/p/<uid>/protocol.csv")
@@ -267,8 +270,8 @@ def import_pulka() -> ResponseReturnValue:
         file = read_pulka_file(text)
         if not name and not file.name and upload and upload.filename:  # a file without a name of its own
             name = upload.filename.rsplit(".pulya", 1)[0].rsplit(".json", 1)[0]
-        return write(lambda unit: pulka_service.import_pulka(unit.pulkas, me(), file, name[:PULKA_NAME_MAX],
-                                                             i18n.say),
+        command = ImportPulka.of(file, name[:PULKA_NAME_MAX], i18n.say)
+        return write(lambda unit: pulka_service.import_pulka(unit.pulkas, me(), command, limits()),
                      lambda pulka: went(url_for(".sheet", uid=pulka.uid),
                                          ("message", ngettext("Imported %(name)s: %(num)d deal.",
                                                               "Imported %(name)s: %(num)d deals.",

@@ -11,6 +11,7 @@ from flask_babel import gettext, ngettext
 
 from ..domain.pulkas import Pulka
 from ..domain.refusals import Refused
+from ..domain.results import ClosePulka, ReopenPulka
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import actor
@@ -31,8 +32,9 @@ def close(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     form = ConfirmForm()
     if request.method == "POST":
-        return _written(uid, lambda unit, expected: results.close(unit.pulkas, uid, actor(), expected),
-                        form.expected(pulka.version), gettext("Closed: the result is kept as it stands."))
+        command = ClosePulka(uid, form.expected(pulka.version))
+        return _written(uid, lambda unit: results.close(unit.pulkas, command, actor()),
+                        gettext("Closed: the result is kept as it stands."))
     form.version.data = pulka.version
     return render_template(
         "results/close.html", pulka=pulka, form=form, balances=presenter(pulka).balances,
@@ -50,18 +52,17 @@ def close(uid: str) -> ResponseReturnValue:
 @idempotent
 def reopen(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
-    return _written(uid, lambda unit, expected: results.reopen(unit.pulkas, uid, actor(), expected),
-                    ConfirmForm().expected(pulka.version),
+    command = ReopenPulka(uid, ConfirmForm().expected(pulka.version))
+    return _written(uid, lambda unit: results.reopen(unit.pulkas, command, actor()),
                     gettext("Reopened: its deals can be changed again; it is kept again when it finishes or you "
                             "close it."))
 
 
-def _written(uid: str, make: Callable[[UnitOfWork, int | None], Pulka], expected: int | None,
-             done: str) -> ResponseReturnValue:
+def _written(uid: str, make: Callable[[UnitOfWork], Pulka], done: str) -> ResponseReturnValue:
     """The write, and back to the sheet with `done`; a refusal (a change seen first, a pulka already closed)
     is said there."""
     try:
-        return write(lambda unit: make(unit, expected), lambda _: went(url_for(".sheet", uid=uid), ("message", done)))
+        return write(make, lambda _: went(url_for(".sheet", uid=uid), ("message", done)))
     except Refused as error:
         if error.code == "not_found":
             raise

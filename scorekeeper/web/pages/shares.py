@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from ..domain.refusals import Refused
-from ..domain.shares import read_share
+from ..domain.shares import RevokeShare, read_share
 from ..edge.access import Need, needs
 from ..edge.caller import caller
 from ..edge.context import store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ConfirmForm, ShareForm
+from ..edge.idempotency import idempotent, went, write
 from ..edge.presenting import share_url
 from ..edge.sessions import remember_share
 from ..services import pulkas as pulka_service
@@ -23,6 +24,7 @@ from .blueprint import bp
 
 @bp.route("/p/<uid>/shares", methods=["GET", "POST"])
 @needs(Need.OWN)
+@idempotent
 def shares(uid: str) -> ResponseReturnValue:
     """The pulka's share links, each as an address and a QR code to scan across the table."""
     pulka = pulka_service.get_pulka(store().pulkas, uid)
@@ -31,11 +33,11 @@ def shares(uid: str) -> ResponseReturnValue:
     status = 200
     if request.method == "POST":
         try:
-            made = share_service.create_share(store().shares, read_share(uid, form.role.data, form.label.data or "",
-                                                                         form.player.data or None, pulka.players))
-            flash(gettext("A viewer link is ready: let them scan it.") if made.role == "viewer"
-                  else gettext("A scorer link is ready: let them scan it."))
-            return redirect(url_for(".shares", uid=uid, _anchor=f"share-{made.id}"))
+            command = read_share(uid, form.role.data, form.label.data or "", form.player.data or None, pulka.players)
+            return write(lambda unit: share_service.create_share(unit.shares, command),
+                         lambda made: went(url_for(".shares", uid=uid, _anchor=f"share-{made.id}"), ("message", gettext(
+                             "A viewer link is ready: let them scan it.") if made.role == "viewer"
+                             else gettext("A scorer link is ready: let them scan it."))))
         except Refused as error:
             errors, status = field_errors(error), STATUS[error.code]
     links = [(share, share_url(share.token)) for share in share_service.list_shares(store().shares, uid)]
@@ -45,10 +47,11 @@ def shares(uid: str) -> ResponseReturnValue:
 
 @bp.post("/p/<uid>/shares/<share_id>/revoke")
 @needs(Need.OWN)
+@idempotent
 def revoke_share(uid: str, share_id: str) -> ResponseReturnValue:
-    share_service.revoke_share(store().shares, uid, share_id)
-    flash(gettext("The link is revoked: it no longer opens the pulka, on any phone."))
-    return redirect(url_for(".shares", uid=uid))
+    return write(lambda unit: share_service.revoke_share(unit.shares, RevokeShare(uid, share_id)),
+                 lambda _: went(url_for(".shares", uid=uid), ("message", gettext(
+                     "The link is revoked: it no longer opens the pulka, on any phone."))))
 
 
 @bp.get("/s/<token>")

@@ -18,7 +18,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ...i18n.words import Msg
 from ..domain.accounts import (FAILURES_PER_ACCOUNT, FAILURES_PER_ADDRESS, FAILURES_PER_PAIR, PASSWORD_MAX,
-                               TOKEN_PREFIX, WINDOW, Account, CreateAccount, check_password, check_username, username_key)
+                               TOKEN_PREFIX, WINDOW, Account, ChangePassword, CreateAccount, ResetPassword,
+                               check_password, check_username, username_key)
 from ..domain.limits import USERNAME_KEY_MAX
 from ..domain.refusals import (AccountInvalid, Duplicate, NotFound, RegistrationClosed, TooManyAttempts,
                                Unauthorized)
@@ -132,20 +133,20 @@ def _stand_in() -> str:
     return HASHER.hash(secrets.token_urlsafe(16))
 
 
-def change_password(accounts: AccountRepository, account: Account, current: object, new: object) -> None:
+def change_password(accounts: AccountRepository, account: Account, command: ChangePassword) -> None:
     """A new password; every other browser and API token of the account is signed out."""
-    if not isinstance(current, str) or not _verify(accounts, account, current):
+    if not _verify(accounts, account, command.current):
         raise AccountInvalid(Msg("the current password is not right"), "current")
-    new_hash = HASHER.hash(check_password(new if isinstance(new, str) else "", "new"))
+    new_hash = HASHER.hash(check_password(command.new, "new"))
     accounts.update_account(account.id, password_hash=new_hash, end_sessions=True)
 
 
 # -- the administrator ---------------------------------------------------------------------------
 
 
-def reset_password(accounts: AccountRepository, account_id: int, new: object) -> None:
-    new_hash = HASHER.hash(check_password(new if isinstance(new, str) else ""))
-    accounts.update_account(account_id, password_hash=new_hash, end_sessions=True)
+def reset_password(accounts: AccountRepository, command: ResetPassword) -> None:
+    new_hash = HASHER.hash(check_password(command.password))
+    accounts.update_account(command.account, password_hash=new_hash, end_sessions=True)
 
 
 def set_language(accounts: AccountRepository, account: Account, language: str) -> None:

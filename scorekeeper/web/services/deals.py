@@ -12,6 +12,7 @@ from ...files import pulyafile
 from ...engine import Deal, DealResult
 from ...i18n.words import Msg
 from ..domain.deals import DeleteDeal, EditDeal, EnterDeal, UndoDeal
+from ..domain.limits import Limits
 from ..domain.pulkas import Pulka, writable
 from ..domain.refusals import NothingToUndo, TooManyDeals
 from .pulkas import PulkaRepository, check_room, note, replayed, written
@@ -30,13 +31,14 @@ def preview(pulka: Pulka, deal: Deal, number: int | None = None) -> DealResult:
     return replayed(pulka.settings, deals[:number], focus=number).results[number - 1]
 
 
-def add_deal(pulkas: PulkaRepository, command: EnterDeal, by: str = "") -> Pulka:
+def add_deal(pulkas: PulkaRepository, command: EnterDeal, by: str = "", limits: Limits = Limits()) -> Pulka:
+    """The next deal, within the app's `limits` (the pulka's, and its owner's room)."""
     deal = command.deal
     with pulkas.writing(command.uid, command.expected, adding=True) as change:
         before = writable(change.before)
-        if len(before.deals) >= pulkas.max_deals:
-            raise TooManyDeals(pulkas.max_deals)
-        check_room(pulkas, before.owner_id, 1, held=change.owner_deals)
+        if len(before.deals) >= limits.pulka_deals:
+            raise TooManyDeals(limits.pulka_deals)
+        check_room(pulkas, limits, before.owner_id, 1, held=change.owner_deals)
         deals = (*before.deals, deal)
         replay = replayed(before.settings, deals, focus=len(deals))
         change.append(deal)

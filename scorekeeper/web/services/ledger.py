@@ -1,5 +1,6 @@
-"""The club ledger (docs/club.md §3): an account's ledger in one currency; payments, their reversals, paid marks
-taken back, the suggested settle-up recorded; and what a table still owes from before (carry-over).
+"""The club ledger (docs/club.md §3-§4): an account's ledger in one currency; payments, their reversals, paid marks
+taken back, the suggested settle-up recorded (of everyone, or of one table's players); and where a pulka's
+players stand in it now.
 
 Only the circle's owner writes: payments between his own players, marks on the obligations of his own pulkas.
 Every write reads the rows under the ledger's lock and decides from them, so a mark sent twice pays once."""
@@ -7,12 +8,13 @@ Every write reads the rows under the ledger's lock and decides from them, so a m
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
+from datetime import datetime, timezone
 from typing import Protocol
 
 from ...engine import Payment, PaymentKind, mark_paid, reversal, unmark
 from ...i18n.words import Msg
-from ..domain.ledger import (Carried, Ledger, Line, MarkPaid, RecordPayment, RecordSettleUp, Row, Rows, TakeBack,
-                             check_ends, line_of, read_currency)
+from ..domain.ledger import (Ledger, Line, MarkPaid, RecordPayment, RecordSettleUp, Row, Rows, TableStanding,
+                             TakeBack, check_ends, read_currency)
 from ..domain.refusals import ErrorCode, Forbidden, NotFound, Refused
 
 DRAFT = "new"  # the id of a payment not yet stored (the store gives it its own)
@@ -69,8 +71,8 @@ def take_back(repository: LedgerRepository, account_id: int, command: TakeBack, 
 
 
 def mark(repository: LedgerRepository, account_id: int, command: MarkPaid, by: str) -> Line:
-    """Pay what is still open on the obligation (`paid`), or take back what its paid marks paid; either
-    twice changes nothing the second time."""
+    """Pay amount − paid on the obligation (`paid`), or take back what its paid marks paid; either twice
+    changes nothing the second time. The line answered stands among every row of its currency."""
     with repository.writing(account_id, by) as write:
         entry = write.rows.obligation(command.obligation)
         if entry is None:
@@ -84,15 +86,25 @@ def mark(repository: LedgerRepository, account_id: int, command: MarkPaid, by: s
             added = [write.add(made)] if made is not None else []
         else:
             added = [write.add(r) for r in unmark(o, on_it, lambda _: DRAFT)]
-        stored = {r.payment.id: r for r in (*write.rows.payments, *added)}
-        return line_of(entry, on_it + [r.payment for r in added], stored)
+        line = Ledger.of(write.rows.with_payments(added), o.currency).line(o.id)
+        assert line is not None  # the obligation is a row of its currency
+        return line
 
 
 def settle(repository: LedgerRepository, account_id: int, command: RecordSettleUp, by: str) -> tuple[Row, ...]:
     """Record the suggested settle-up as payments, each with the `note`: after it every balance of the
-    currency is 0 (in a `cash` unit: less than the unit, what its rounding left)."""
+    currency is 0 (in a `cash` unit: less than the unit, what its rounding left). With a `pulka`: the
+    settle-up of its players alone, refused unless they owe only each other (docs/club.md §4)."""
+    seats = None if command.pulka is None else repository.seated(account_id, command.pulka)
     with repository.writing(account_id, by) as write:
-        suggested = Ledger.of(write.rows, command.currency).settle_up_in(command.cash).payments
+        book = Ledger.of(write.rows, command.currency)
+        if seats is None:
+            suggested = book.settle_up_in(command.cash).payments
+        else:
+            table = TableStanding(book, tuple(dict.fromkeys(seats)), datetime.now(timezone.utc))
+            if not table.among_themselves:
+                raise Refused(Msg("the players of this pulka owe others too: settle up in the ledger"), "pulka")
+            suggested = table.settle_up(command.cash).payments
         players = write.rows.players
         if not all(players[p.payer].own and players[p.payee].own for p in suggested):
             raise Forbidden(Msg("the settle-up moves money between players of another's circle: their owner "
@@ -101,11 +113,11 @@ def settle(repository: LedgerRepository, account_id: int, command: RecordSettleU
                      for p in suggested)
 
 
-def carried(repository: LedgerRepository, account_id: int, pulka: str, currency: str) -> Carried:
+def at_the_table(repository: LedgerRepository, account_id: int, pulka: str, currency: str) -> TableStanding:
+    """Where the players of a pulka the account may read stand in its ledger now, in `currency`."""
     seats = repository.seated(account_id, pulka)
-    book = Ledger.of(repository.rows(account_id), currency)
-    debts = book.owed_among(seats, but=pulka)
-    return Carried(book, tuple((d, book.since(d)) for d in debts), seats)
+    return TableStanding(ledger(repository, account_id, currency), tuple(dict.fromkeys(seats)),
+                         datetime.now(timezone.utc))
 
 
 def _own(own: bool) -> None:

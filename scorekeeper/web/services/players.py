@@ -14,7 +14,8 @@ from typing import Protocol
 from ...engine import (Career, Chart, DealLine, Filter, PlayerStanding, PlayerStats, PulkaLine, Record, Rivals, Running,
                        career, deal_lines, player_stats, pulka_lines, rivals, running, running_pair, standings)
 from ...i18n.words import Msg
-from ..domain.players import FLOOR, Member, Player
+from ..domain.names import ALIKE_AT_TABLE, ALIKE_IN_CIRCLE, alike, name_fault, shown
+from ..domain.players import FLOOR, Member, Merge, Player, Rename, Unmerge
 from ..domain.pulkas import Pulka
 from ..domain.refusals import Duplicate, NotFound, Refused
 
@@ -25,13 +26,15 @@ class PlayerRepository(Protocol):
         """The account's circle, a record of every pulka it may read (frozen ones; `unfinished`: all), and the
         names of those pulkas by id."""
 
-    def merged_ones(self, account_id: int, uid: str) -> list[Player]: ...
+    def merged_ones(self, account_id: int, uid: str) -> list[Player]:
+        """The account's players merged into `uid`, at any depth."""
 
     def seated(self, account_id: int, pulka: str) -> tuple[str, ...]: ...
 
     def writing(self, account_id: int) -> AbstractContextManager[PlayerWrite]:
-        """One transaction on the account's own players: committed when the block ends, rolled back if it
-        raises."""
+        """One write on the account's own players, in the unit of work's transaction (else in one of its own,
+        committed when the block ends); rolled back if it raises. The writes of one circle take effect one at
+        a time: what a write reads in its block, no other changes before it ends."""
 
 
 class PlayerWrite(Protocol):
@@ -41,8 +44,17 @@ class PlayerWrite(Protocol):
     def member(self, uid: str) -> Member | None:
         """One of the account's own players; None for any other id."""
 
+    def counterparts(self, uids: Iterable[str]) -> frozenset[str]:
+        """The players a payment row (of any ledger) stands between with one of `uids`."""
+
     def rename(self, uid: str, name: str) -> Player:
         """Duplicate when another player of the circle has the name already."""
+
+    def circle(self) -> Mapping[str, str]:
+        """The name of every player of the account's circle (merged ones too), by id."""
+
+    def beside(self, uids: Iterable[str]) -> frozenset[str]:
+        """The names of those who sat at one table with any of `uids`, theirs left out."""
 
     def merge(self, uids: Iterable[str], into: str | None) -> None:
         """Each of `uids` counted as `into`; None: as himself again."""
@@ -129,34 +141,69 @@ def standings_of(c: Circle, floor: int) -> Sequence[PlayerStanding[str]]:
     return standings(c.records, c.filter, floor)
 
 
-def rename(players: PlayerRepository, account_id: int, uid: str, name: str) -> Player:
+def rename(players: PlayerRepository, account_id: int, command: Rename) -> Player:
+    name = command.name
     with players.writing(account_id) as write:
-        _member(write, uid)
+        _member(write, command.player)
+        fault = name_fault(name, [n for other, n in write.circle().items() if other != command.player],
+                           ALIKE_IN_CIRCLE)
+        if fault is not None:
+            raise Refused(fault, "name")
         try:
-            return write.rename(uid, name)
+            return write.rename(command.player, name)
         except Duplicate:
             raise Refused(Msg("{name} is a player of your circle already: merge the two instead")(name=name),
                           "name") from None
 
 
-def merge(players: PlayerRepository, account_id: int, gone: str, into: str) -> None:
-    """`gone` counts as `into` from now on (one player entered under two spellings): into another of the
-    caller's own players, not merged himself and never at one table with him. Those merged into `gone`
-    follow him, so that a merge is one level deep."""
+def merge(players: PlayerRepository, account_id: int, command: Merge) -> None:
+    """`gone` counts as `into` from now on (one player entered under two spellings), with everyone merged into
+    him (docs/club.md §1, "Merging, exactly"): each one's group is he and everyone merged into him, at any
+    depth; refused when one group holds the other (a circle), when either is merged already, when a member of
+    each sat at one table (one person never holds two seats) or a payment stands between a member of each."""
     with players.writing(account_id) as write:
-        moving, target = _member(write, gone), write.member(into)
-        if target is None or target.id == moving.id or target.merged_into is not None:
+        moving, target = _member(write, command.gone), write.member(command.into)
+        if target is None or target.id == moving.id:
             raise Refused(Msg("merge a player into another one of your circle, not merged himself"), "into")
-        if moving.pulkas & target.pulkas:
+        ours, theirs = _group(write, moving), _group(write, target)
+        if moving.id in theirs or target.id in ours:
+            raise Refused(Msg("one of the two is merged into the other already"), "into")
+        if moving.merged_into is not None or target.merged_into is not None:
+            raise Refused(Msg("merge a player into another one of your circle, not merged himself"), "into")
+        if _pulkas(ours) & _pulkas(theirs):
             raise Refused(Msg("the two sat at one table in a pulka: they are two players"), "into")
-        write.merge((*moving.merged, moving.id), target.id)
+        if write.counterparts(ours) & theirs.keys():
+            raise Refused(Msg("payments stand between the two in the ledger: they are two players"), "into")
+        name = write.circle()[target.id]  # the name his pulkas count under from now on
+        other = alike(name, write.beside(ours))
+        if other is not None:
+            raise Refused(ALIKE_AT_TABLE(name=shown(name), other=shown(other)), "into")
+        # He alone: those merged into him stay his, so that undoing this merge gives them back with him.
+        write.merge((moving.id,), target.id)
 
 
-def unmerge(players: PlayerRepository, account_id: int, uid: str) -> None:
+def unmerge(players: PlayerRepository, account_id: int, command: Unmerge) -> None:
+    """The player counts as himself again, with everyone merged into him; the others keep theirs."""
     with players.writing(account_id) as write:
-        if _member(write, uid).merged_into is None:
+        if _member(write, command.player).merged_into is None:
             raise Refused(Msg("this player is not merged into another"), "id")
-        write.merge((uid,), None)
+        write.merge((command.player,), None)
+
+
+def _group(write: PlayerWrite, member: Member) -> dict[str, Member]:
+    """He and everyone merged into him, at any depth, by id."""
+    group = {member.id: member}
+    waiting = list(member.merged)
+    while waiting:
+        uid = waiting.pop()
+        if uid not in group:  # a circle stored before merges were serialised ends here
+            group[uid] = _member(write, uid)
+            waiting.extend(group[uid].merged)
+    return group
+
+
+def _pulkas(group: Mapping[str, Member]) -> frozenset[str]:
+    return frozenset().union(*(m.pulkas for m in group.values()))
 
 
 def _member(write: PlayerWrite, uid: str) -> Member:

@@ -9,17 +9,17 @@ the edge opened (services.unit), which commits the write with its idempotency ke
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime, timezone
 from typing import Protocol
 
-from ...files import pulyafile
-from ...engine import Deal, PulkaError, Replay, Text, replay
+from ...engine import Code, Deal, PulkaError, Replay, Text, replay
 from ...i18n.words import Msg
-from ..domain.limits import AccountLimits
-from ..domain.pulkas import (ChangeSettings, Note, Pulka, Settings, Stamp, PulkaStanding, Summary, default_name, ended,
-                             english, next_at_table, read_settings, writable)
+from ..domain.limits import Limits
+from ..domain.names import newcomers_fault
+from ..domain.pulkas import (ChangeSettings, DeletePulka, ImportPulka, Note, Pulka, Settings, Stamp, PulkaStanding,
+                             Summary, ended, next_at_table, read_settings, writable)
 from ..domain.results import Result
 from ..domain.refusals import AccountFull, DealRefused, Refused, RulesFrozen, TooManyDeals, TooManyPulkas
 
@@ -54,15 +54,8 @@ class PulkaChange(Protocol):
 
 
 class PulkaRepository(Protocol):
-    """Pulkas by uid, each at its version, and the players of an account's circle."""
-
-    @property
-    def max_deals(self) -> int:
-        """The app's limit on a pulka's deals (SCOREKEEPER_MAX_DEALS)."""
-
-    @property
-    def account_limits(self) -> AccountLimits:
-        """What one account may keep (SCOREKEEPER_MAX_PULKAS, SCOREKEEPER_MAX_ACCOUNT_DEALS)."""
+    """Pulkas by uid, each at its version, and the players of an account's circle. It counts what the limits
+    weigh; the use cases keep the limits."""
 
     def account_pulkas(self, account_id: int) -> int:
         """How many pulkas the account owns."""
@@ -83,6 +76,9 @@ class PulkaRepository(Protocol):
         """The account's pulkas and those shared with it, newest first."""
 
     def player_names(self, account_id: int) -> list[str]: ...
+
+    def circle_names(self, account_id: int) -> list[str]:
+        """The names of the account's circle: its own players' and those of the pulkas shared with it."""
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
                started: datetime | None = None, table: str = "", frozen: Result | None = None) -> Pulka:
@@ -142,23 +138,37 @@ def player_names(pulkas: PulkaRepository, account_id: int) -> list[str]:
 
 
 def create_pulka(pulkas: PulkaRepository, owner_id: int, settings: Settings, deals: Sequence[Deal] = (),
-                 started: datetime | None = None, table: str = "", closed_by: str | None = None) -> Pulka:
-    """A new pulka, frozen at once when its deals finish it or `closed_by` closes it (a paper sheet kept)."""
-    if len(deals) > pulkas.max_deals:
-        raise TooManyDeals(pulkas.max_deals)
-    check_room(pulkas, owner_id, len(deals), new_pulka=True)
+                 started: datetime | None = None, table: str = "", closed_by: str | None = None,
+                 limits: Limits = Limits()) -> Pulka:
+    """A new pulka, frozen at once when its deals finish it or `closed_by` closes it (a paper sheet kept);
+    within the app's `limits`. Refused (bad_players) when a name new to the owner's circle reads as one of it
+    (domain.names)."""
+    if len(deals) > limits.pulka_deals:
+        raise TooManyDeals(limits.pulka_deals)
+    check_newcomers(pulkas, owner_id, settings.players)
+    check_room(pulkas, limits, owner_id, len(deals), new_pulka=True)
     replay_ = replayed(settings, deals)
     return pulkas.create(owner_id, settings, deals, replay_, started, table,
                          ended(settings, replay_, datetime.now(timezone.utc), closed_by))
 
 
-def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pulka: bool = False,
+def check_newcomers(pulkas: PulkaRepository, owner_id: int | None, players: Sequence[str]) -> None:
+    """Refused (bad_players, on the players) when a name new to the owner's circle differs from one of it only
+    by invisible characters (docs/club.md §1)."""
+    if owner_id is None:
+        return  # a pulka from before accounts: nobody's circle
+    fault = newcomers_fault(players, pulkas.circle_names(owner_id))
+    if fault is not None:
+        raise Refused(fault, "players", code=Code.BAD_PLAYERS.value)
+
+
+def check_room(pulkas: PulkaRepository, limits: Limits, owner_id: int | None, deals: int, new_pulka: bool = False,
                held: int | None = None) -> None:
-    """Whether the account has room for a new pulka and for `deals` more deals; refused otherwise. `held`: the
-    deals the account holds, if the caller knows them already (a write opened `adding` a deal)."""
+    """Whether the account has room, within `limits`, for a new pulka and for `deals` more deals; refused
+    otherwise. `held`: the deals the account holds, if the caller knows them already (a write opened `adding`
+    a deal)."""
     if owner_id is None:
         return  # a pulka from before accounts: nobody's to count
-    limits = pulkas.account_limits
     # Each count only where it can refuse: a deal's write (every few seconds at every table) counts no pulkas.
     if new_pulka and pulkas.account_pulkas(owner_id) >= limits.pulkas:
         raise TooManyPulkas(limits.pulkas)
@@ -166,7 +176,8 @@ def check_room(pulkas: PulkaRepository, owner_id: int | None, deals: int, new_pu
         raise AccountFull(limits.deals)
 
 
-def again(pulkas: PulkaRepository, owner_id: int, uid: str, first_dealer: str | None = None) -> Pulka:
+def again(pulkas: PulkaRepository, owner_id: int, uid: str, first_dealer: str | None = None,
+          limits: Limits = Limits()) -> Pulka:
     """The next pulka of the same table (domain.pulkas.next_at_table), with no deal yet: the table's share
     links open it, each with its role. `first_dealer`: a player's name, chosen."""
     before = pulkas.get(uid)
@@ -176,22 +187,22 @@ def again(pulkas: PulkaRepository, owner_id: int, uid: str, first_dealer: str | 
     # In the offset the table's pulka started with: the evening's pulkas share its calendar.
     started = datetime.now(before.started.tzinfo) if before.utc_offset is not None else None
     return create_pulka(pulkas, owner_id, next_at_table(before, dealer), started=started,
-                        table=before.table or before.uid)
+                        table=before.table or before.uid, limits=limits)
 
 
-def import_pulka(pulkas: PulkaRepository, owner_id: int, file: pulyafile.PulkaFile, name: str = "",
-                 say: Callable[[Text], str] = english) -> Pulka:
-    """A pulka file as a new pulka, named `name`, else as the file names it, else after its players (in the
-    language of `say`)."""
+def import_pulka(pulkas: PulkaRepository, owner_id: int, command: ImportPulka, limits: Limits = Limits()) -> Pulka:
+    """A pulka file as a new pulka, named as the command says, else as the file names it, else after its
+    players."""
+    file = command.file
     settings = read_settings({
-        "name": name or file.name or default_name(file.players, say, imported=True),
+        "name": command.name or file.name or command.untitled,
         "currency": file.currency or "",
         "players": list(file.players),
         "first_dealer": file.players[file.first_dealer],
         "rules": file.rules.overrides(),
     })
     settings = dataclasses.replace(settings, opening=file.opening)
-    return create_pulka(pulkas, owner_id, settings, file.deals, file.started)
+    return create_pulka(pulkas, owner_id, settings, file.deals, file.started, limits=limits)
 
 
 def change_settings(pulkas: PulkaRepository, command: ChangeSettings, by: str = "") -> Pulka:
@@ -203,13 +214,14 @@ def change_settings(pulkas: PulkaRepository, command: ChangeSettings, by: str = 
         if settings.seating != before.settings.seating:
             if before.deals:
                 raise RulesFrozen()
+            check_newcomers(pulkas, before.owner_id, settings.players)
             replay_ = replayed(settings, ())
         change.set_settings(settings)
         return written(change, before.deals, replay_, note("settings", None, by), settings)
 
 
-def delete_pulka(pulkas: PulkaRepository, uid: str) -> None:
-    pulkas.delete(uid)
+def delete_pulka(pulkas: PulkaRepository, command: DeletePulka) -> None:
+    pulkas.delete(command.uid)
 
 
 # -- what every write does -----------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Protocol
 
 from ..domain.pulkas import Pulka, writable
 from ..domain.refusals import PulkaOpen
-from ..domain.results import Ending, Result
+from ..domain.results import ClosePulka, Ending, ReopenPulka, Result
 from .pulkas import PulkaRepository, note
 
 
@@ -20,18 +20,18 @@ class FrozenPulkas(Protocol):
         """Every frozen pulka's uid, oldest first."""
 
 
-def close(pulkas: PulkaRepository, uid: str, by: str, expected: int | None = None) -> Pulka:
+def close(pulkas: PulkaRepository, command: ClosePulka, by: str) -> Pulka:
     """Its owner ends the pulka as it stands: its result is kept and it takes no more writes."""
-    with pulkas.writing(uid, expected) as change:
+    with pulkas.writing(command.uid, command.expected) as change:
         before = writable(change.before)
         change.freeze(before.settled_now(Ending.CLOSED, datetime.now(timezone.utc), by))
         return change.done(before.deals, before.replay, note("closed", None, by))
 
 
-def reopen(pulkas: PulkaRepository, uid: str, by: str, expected: int | None = None) -> Pulka:
+def reopen(pulkas: PulkaRepository, command: ReopenPulka, by: str) -> Pulka:
     """Its owner takes the result back, to change the pulka; the next write that leaves it finished, or a
     close, freezes it again."""
-    with pulkas.writing(uid, expected) as change:
+    with pulkas.writing(command.uid, command.expected) as change:
         before = change.before
         if before.frozen is None:
             raise PulkaOpen()

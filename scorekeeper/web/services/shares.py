@@ -8,7 +8,7 @@ from typing import Protocol
 
 from ..domain.limits import SHARE_TOKEN_MAX
 from ..domain.refusals import NotFound
-from ..domain.shares import Access, CreateShare, Role, Share
+from ..domain.shares import Access, CreateShare, RevokeShare, Role, Share
 
 
 class ShareRepository(Protocol):
@@ -43,9 +43,9 @@ def list_shares(shares: ShareRepository, uid: str) -> list[Share]:
     return shares.shares(uid)
 
 
-def revoke_share(shares: ShareRepository, uid: str, share_id: str) -> None:
+def revoke_share(shares: ShareRepository, command: RevokeShare) -> None:
     """The link stops working at once, in every browser that opened it."""
-    shares.delete_share(uid, share_id)
+    shares.delete_share(command.uid, command.share)
 
 
 def open_share(shares: ShareRepository, token: str, account_id: int | None = None) -> Share:

@@ -11,16 +11,30 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..domain.idempotency import Answer, Key
+from .accounts import AccountRepository
 from .ledger import LedgerRepository
+from .players import PlayerRepository
 from .pulkas import PulkaRepository
+from .shares import ShareRepository
 
 
 class UnitOfWork(Protocol):
+    """The repositories a write may change, each writing in the unit's transaction."""
+
     @property
     def pulkas(self) -> PulkaRepository: ...
 
     @property
     def ledger(self) -> LedgerRepository: ...
+
+    @property
+    def players(self) -> PlayerRepository: ...
+
+    @property
+    def shares(self) -> ShareRepository: ...
+
+    @property
+    def accounts(self) -> AccountRepository: ...
 
     def answered(self, key: Key) -> Answer | None:
         """What the write of this key answered, if it was made; KeyReused if the key came with another request."""

@@ -1,8 +1,9 @@
 """The store: the only package that imports SQLAlchemy or Alembic.
 
 `db` opens the database and migrates it; `models` are its rows, never engine objects; a module per
-aggregate implements a repository Protocol of the services, and `Store` holds one of each; `unit` is the unit
-of work of a write (one transaction, `transaction`, and its idempotency key, `keys`); `rows` and
+aggregate implements a repository Protocol of the services, and `unit.Repositories` lists one of each, which
+`Store` holds; `unit.Unit` is the unit of work of a write (one transaction, `transaction`, those repositories
+bound to it, and its idempotency key, `keys`); `rows` and
 `deals` turn rows into domain and engine objects; `watch` is what a process knows of the database without
 asking it; `backup` and `restore` write and restore the whole database; `cache` keeps this process's
 pulkas by version.
@@ -12,40 +13,24 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..domain.limits import AccountLimits
 from ..domain.pulkas import Pulka, Stamp
-from .accounts import AccountStore
 from .cache import Section
 from .db import Database, sqlite_path
-from .keys import KeyStore
-from .ledger import LedgerStore
-from .players import PlayerStore
-from .pulkas import PulkaStore
-from .results import ResultStore
-from .shares import ShareStore
-from .unit import Unit
+from .unit import Repositories, Unit
 from .watch import CounterCheck, Listener, Watch, access_generation, lately_written
 
 
-class Store:
-    """The repositories of one database, as the app (or a command, or a test) uses them."""
+class Store(Repositories):
+    """The repositories of one database (unit.Repositories), as the app (or a command, or a test) uses them."""
 
-    def __init__(self, db: Database, cache: Section[Pulka] | None = None, max_deals: int = 1000,
-                 limits: AccountLimits = AccountLimits()):
-        self.db = db
-        self.watch = Watch()  # trusts nothing until `watch()`: every version and access is asked for
-        self.pulkas = PulkaStore(db, self.watch, cache, max_deals, limits)
-        self.accounts = AccountStore(db, self.watch)
-        self.shares = ShareStore(db, self.watch)
-        self.players = PlayerStore(db, self.pulkas)
-        self.results = ResultStore(db)
-        self.ledger = LedgerStore(db, self.players)
-        self.keys = KeyStore(db)
+    def __init__(self, db: Database, cache: Section[Pulka] | None = None):
+        # The watch trusts nothing until `watch_changes()`: every version and access is asked for.
+        super().__init__(db, Watch(), cache)
         self.listener: Listener | None = None
 
     def unit(self) -> Unit:
         """A unit of work: one write's transaction, and its idempotency key (services.unit)."""
-        return Unit(self.pulkas, self.ledger, self.keys)
+        return Unit(self)
 
     def watch_changes(self) -> None:
         """From now on this process learns of every write from the database itself (store.watch), and answers

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, CursorResult, ScalarSelect, bindparam, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, CursorResult, ScalarSelect, bindparam, delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -14,7 +14,10 @@ from ..domain.accounts import Account, username_key
 from ..domain.limits import USERNAME_KEY_MAX
 from ..domain.refusals import Duplicate, NotFound
 from .db import Database, noting
+from .changes import INSERTS
+from .circles import circle_changed
 from .models import AccountRow, DealRow, LoginFailureRow, PlayerRow, PulkaRow, SessionRow, TokenRow
+from .transaction import Writer
 from .watch import Watch, access_changed
 
 _ACCOUNTS = select(*AccountRow.__table__.c)
@@ -26,7 +29,7 @@ _ACCOUNT_BY = {
 }
 
 
-class AccountStore:
+class AccountStore(Writer):
     def __init__(self, db: Database, watch: Watch):
         self.db = db
         self.watch = watch  # remembers accounts while no account (or access) changed
@@ -34,32 +37,33 @@ class AccountStore:
     def create_account(self, username: str, password_hash: str) -> Account:
         """A new account; the first of the instance is its administrator and takes over the pulkas and
         players from before accounts existed. Registrations at once on an empty instance may each count no
-        account: the unique index on the administrator (models.AccountRow) lets one of them be it, and the
-        others are made again as plain accounts."""
-        for admin in (self._no_accounts(), False):
+        account: the unique index on the administrator (models.AccountRow) lets one of them be it, the
+        others' rows as administrator are not inserted (ON CONFLICT DO NOTHING, so that the transaction goes
+        on), and they are made as plain accounts. Duplicate: the name is taken."""
+        with self._writes() as transaction:
+            session = transaction.session
+            values = {"username": username, "username_key": username_key(username), "password_hash": password_hash}
             try:
-                made = self._create(username, password_hash, admin)
+                row = None
+                if self._no_accounts():
+                    insert_into = INSERTS[session.get_bind().dialect.name]
+                    row = session.execute(insert_into(AccountRow).values(**values, is_admin=True)
+                                          .on_conflict_do_nothing(index_elements=["is_admin"],
+                                                                  index_where=text("is_admin"))
+                                          .returning(*AccountRow.__table__.c)).first()
+                if row is None:  # not the first, or another registration became the administrator first
+                    row = session.execute(insert(AccountRow).values(**values, is_admin=False)
+                                          .returning(*AccountRow.__table__.c)).one()
             except IntegrityError:
-                if admin and self.account(username=username) is None:
-                    continue  # another registration became the administrator first
-                raise Duplicate() from None  # the name is taken
-            self.watch.access_changed()  # a name that was nobody's is somebody's
-            return made
-        raise AssertionError("a plain account is made or its name is taken")
+                raise Duplicate() from None  # the name's unique index
+            if row.is_admin:
+                _claim(session, row.id)
+            transaction.on_commit(self.watch.access_changed)  # a name that was nobody's is somebody's
+            return account_of(row)
 
     def _no_accounts(self) -> bool:
         with self.db.reads.connect() as connection:
             return connection.execute(select(func.count()).select_from(AccountRow)).scalar_one() == 0
-
-    def _create(self, username: str, password_hash: str, admin: bool) -> Account:
-        with self.db.Session.begin() as session:
-            row = AccountRow(username=username, username_key=username_key(username), password_hash=password_hash,
-                             is_admin=admin)
-            session.add(row)
-            session.flush()
-            if admin:
-                _claim(session, row.id)
-            return account_of(row)
 
     def account(self, *, account_id: int | None = None, username: str | None = None,
                 token_hash: str | None = None, remembered: bool = False) -> Account | None:
@@ -101,24 +105,27 @@ class AccountStore:
         values: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
         if end_sessions:
             values["session_epoch"] = AccountRow.session_epoch + 1
-        with self.db.engine.begin() as connection:
+        with self._writes() as transaction:
+            connection = transaction.session.connection()
             if not connection.execute(update(AccountRow).where(AccountRow.id == account_id).values(**values)).rowcount:
                 raise NotFound("account")
             if end_sessions:
                 connection.execute(delete(TokenRow).where(TokenRow.account_id == account_id))
                 connection.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             access_changed(connection)
-        self.watch.access_changed()
+            transaction.on_commit(self.watch.access_changed)
 
     def add_token(self, account_id: int, token_hash: str) -> None:
-        with self.db.Session.begin() as session:
-            session.add(TokenRow(account_id=account_id, token_hash=token_hash))
+        with self._writes() as transaction:
+            transaction.session.add(TokenRow(account_id=account_id, token_hash=token_hash))
+            transaction.session.flush()
 
     def delete_token(self, token_hash: str) -> None:
-        with self.db.engine.begin() as connection:
+        with self._writes() as transaction:
+            connection = transaction.session.connection()
             connection.execute(delete(TokenRow).where(TokenRow.token_hash == token_hash))
             access_changed(connection)
-        self.watch.access_changed()
+            transaction.on_commit(self.watch.access_changed)
 
     def start_session(self, session_hash: str, account_id: int | None, expired_before: datetime) -> None:
         with self.db.engine.begin() as connection:
@@ -157,9 +164,9 @@ class AccountStore:
 
     def claim(self, account_id: int) -> int:
         """Give the pulkas and players from before accounts to the account; how many pulkas it got."""
-        with self.db.Session.begin() as session:
-            claimed = _claim(session, account_id)
-        self.watch.access_changed()
+        with self._writes() as transaction:
+            claimed = _claim(transaction.session, account_id)
+            transaction.on_commit(self.watch.access_changed)
         return claimed
 
 
@@ -181,6 +188,7 @@ RECOUNT_DEALS = update(AccountRow).values(deals=_deals_of(PulkaRow.owner_id == A
 
 def _claim(session: Session, account_id: int) -> int:
     access_changed(session)
+    circle_changed(session, account_id)
     session.execute(update(PlayerRow).where(PlayerRow.owner_id.is_(None)).values(owner_id=account_id))
     session.execute(update(AccountRow).where(AccountRow.id == account_id)
                     .values(deals=AccountRow.deals + _deals_of(PulkaRow.owner_id.is_(None))))

@@ -1,16 +1,18 @@
 """An archive's rows checked before a restore writes any (store.restore): each value against its column (type,
-size, a date-time the app reads back, JSON that parses), and each pulka through the app's own readers, so a
-restored server never answers 500 for what it was given. A refusal names the table, the row and the column,
+size, a date-time the app reads back, JSON that parses), the keys of the rows against one another (no key twice,
+every reference to a row the archive holds), and each pulka through the app's own readers, so a restored server
+never answers 500 for what it was given. A refusal names the table, the row and the column,
 never the value: a column of password hashes is as likely to be the wrong one as any other."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from datetime import date, datetime, time, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, Date, DateTime, Float, Integer, Numeric, String, Table, Time
+from sqlalchemy import (JSON, BigInteger, Boolean, Date, DateTime, Float, Integer, Numeric, String, Table, Time,
+                        UniqueConstraint)
 
 from ...files import pulyafile
 from ...engine import Deal, PulkaError, RulesError
@@ -40,6 +42,56 @@ def check_rows(table: Table, names: Sequence[str], rows: Sequence[Sequence[Any]]
             why = _wrong(column.type, value, column.nullable and not column.primary_key)
             if why:
                 raise Damaged(table.name, number, column.name, why)
+
+
+Given = Mapping[str, tuple[Sequence[str], Sequence[Sequence[Any]]]]  # by table: its columns' names and its rows
+
+
+def check_keys(tables: Sequence[Table], given: Given) -> None:
+    """The archive's keys as the database will hold them, whatever order its rows go in: no primary key or
+    unique value twice in a table, and every reference (a seat's player, the player a merge made him one with,
+    the payment a reversal takes back) to a row the archive holds. Damaged names the first row that breaks one,
+    and the row or the table it clashes with."""
+    for table in tables:
+        names, rows = given.get(table.name, ((), ()))
+        for columns in _unique(table):
+            first: dict[tuple[Any, ...], int] = {}
+            for number, key in _keys(names, rows, columns):
+                if key in first:
+                    raise Damaged(table.name, number, ", ".join(columns),
+                                  f"the same as row {first[key]}'s, where the database keeps each once")
+                first[key] = number
+        for reference in table.foreign_key_constraints:
+            referred = reference.referred_table.name
+            held = {key for _, key in _keys(*given.get(referred, ((), ())), [e.column.name for e in reference.elements])}
+            for number, key in _keys(names, rows, reference.column_keys):
+                if key not in held:
+                    raise Damaged(table.name, number, ", ".join(reference.column_keys),
+                                  f"names a row of table {referred} that the backup does not hold")
+
+
+def _unique(table: Table) -> list[list[str]]:
+    """The columns of each of the table's keys: its primary key, its unique constraints and its unique indexes
+    (a partial one, unique only where its condition holds, is the database's to check)."""
+    keys = [[c.name for c in table.primary_key.columns]]
+    keys += [[c.name for c in constraint.columns] for constraint in table.constraints
+             if isinstance(constraint, UniqueConstraint)]
+    keys += [[c.name for c in index.columns] for index in table.indexes if index.unique
+             and not any(options.get("where") is not None for options in index.dialect_options.values())]
+    return [key for key in keys if key]
+
+
+def _keys(names: Sequence[str], rows: Sequence[Sequence[Any]], columns: Sequence[str]
+          ) -> Iterator[tuple[int, tuple[Any, ...]]]:
+    """Each row's number and its values of `columns`, for the rows that hold them all: an empty value is
+    no key (the databases keep any number of them) and refers to nothing."""
+    if not set(columns) <= set(names):
+        return
+    at = [list(names).index(column) for column in columns]
+    for number, row in enumerate(rows, 1):
+        key = tuple(row[i] for i in at)
+        if None not in key:
+            yield number, key
 
 
 def _wrong(kind: Any, value: Any, nullable: bool | None) -> str | None:
@@ -93,7 +145,7 @@ def _moment(value: Any) -> str | None:
     return None
 
 
-def check_pulkas(tables: Mapping[str, tuple[Sequence[str], Sequence[Sequence[Any]]]]) -> None:
+def check_pulkas(tables: Given) -> None:
     """Every pulka of the archive (written at this version's schema) as the app reads it: its rules, its seats'
     players, its deals replayed. Damaged names the first row the app could not read."""
     def dicts(name: str) -> list[dict[str, Any]]:

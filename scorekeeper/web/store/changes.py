@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from ...engine import Deal, Replay
 from ..domain.pulkas import Note, Pulka, Settings, PulkaStanding
 from ..domain.results import Event, Result
+from .circles import circle_changed
 from .deals import deal_values
 from .models import AccountRow, DealRow, EventRow, PlayerRow, PulkaRow, SeatRow, public_id, now
 from .watch import stamp_notice
@@ -76,7 +77,7 @@ _DONE = update(PulkaRow).where(PulkaRow.id == bindparam("b_pulka")).values(
     ended_at=bindparam("b_ended"))
 _APPEND = insert(DealRow)
 # INSERT … ON CONFLICT is each dialect's own construct (the same SQL in both).
-_INSERT: dict[str, Callable[[type[PlayerRow]], postgresql.Insert | sqlite.Insert]] = {
+INSERTS: dict[str, Callable[[Any], postgresql.Insert | sqlite.Insert]] = {
     "postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 
@@ -113,6 +114,8 @@ class Change:
         self._execute(update(DealRow).where(self._mine, DealRow.position < 0).values(position=-DealRow.position - 1))
 
     def set_settings(self, settings: Settings) -> None:
+        # Its name, its players (new ones join the owner's circle): what the circles read changes.
+        circle_changed(self.session, self._owner)
         row = self.session.get_one(PulkaRow, self.pulka_id)
         row.name, row.currency = settings.name, settings.currency
         if settings.seating != self.before.settings.seating:
@@ -140,6 +143,8 @@ class Change:
             first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, updated_at=now(),
             last_change=note, frozen=self.result)
         result = self.result
+        if result is not self.before.frozen:  # frozen or reopened: what the statistics and the ledger count
+            circle_changed(self.session, self._owner)
         if result is not None and result is not self.before.frozen:
             recorded(self.session, self.pulka_id, result)
         done: Update = _DONE
@@ -150,6 +155,10 @@ class Change:
                           "b_standing": PulkaStanding.of(self.after).stored(),
                           "b_result": result.stored() if result else None, "b_ended": result.at if result else None})
         return self.after
+
+    @property
+    def _owner(self) -> Select[Any]:
+        return select(PulkaRow.owner_id).where(PulkaRow.id == self.pulka_id)
 
     @property
     def _mine(self) -> Any:
@@ -177,7 +186,7 @@ def seats(session: Session, owner_id: int | None, names: Sequence[str]) -> list[
     found = known()
     new = sorted(set(names) - set(found))
     if new:
-        insert_into = _INSERT[session.get_bind().dialect.name]
+        insert_into = INSERTS[session.get_bind().dialect.name]
         session.execute(insert_into(PlayerRow).values([{"owner_id": owner_id, "name": name, "uid": public_id()}
                                                        for name in new])
                         .on_conflict_do_nothing(index_elements=["owner_id", "name"]))

@@ -6,25 +6,25 @@ one obligation paid at once pay it once: the second finds it paid."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta, timezone
 from decimal import Decimal
-from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from ...engine import Payment, PaymentKind
 from ..domain.ledger import Reopened, Row, Rows, obligations_of
 from ..domain.results import Event, Result
 from .cache import VersionCache
+from .circles import readable
 from .db import Database
 from .models import AccountRow, EventRow, PaymentRow, PulkaRow, now
-from .players import PlayerStore, circle_of, local_date, readable
+from .players import PlayerStore, circle_of, local_date
 from .rows import aware
-from .transaction import Transaction
+from .transaction import Writer
 
 
 @dataclass
@@ -54,46 +54,32 @@ class Writing:
         return stored
 
 
-class LedgerStore:
+class LedgerStore(Writer):
     """The ledgers of one database (services.ledger.LedgerRepository)."""
 
     def __init__(self, db: Database, players: PlayerStore, remember: int = 64):
         self.db = db
         self.players = players
-        self._known: VersionCache[Rows] = VersionCache(remember)  # by account and fingerprint
-        self.transaction: Transaction | None = None  # a unit of work's, which commits it; None: each write its own
-
-    def within(self, transaction: Transaction) -> LedgerStore:
-        """These ledgers, writing in a unit of work's transaction (store.unit)."""
-        bound = copy.copy(self)
-        bound.transaction = transaction
-        return bound
+        self._known: VersionCache[Rows] = VersionCache(remember)  # by account and the versions read from
 
     def rows(self, account_id: int) -> Rows:
-        """The account's ledger, read again only when a fingerprint of it changed (a freeze, a reopening, a
-        rename, a merge bump the circle's; a payment the account's or a sharing owner's count of writes)."""
-        with self.db.reads.connect() as connection:
-            fingerprint = self.players.fingerprint(account_id) + (connection.scalar(
-                select(func.sum(AccountRow.ledger_writes)).where(or_(
-                    AccountRow.id == account_id,
-                    AccountRow.id.in_(select(PulkaRow.owner_id).where(readable(account_id)))))),)
-        known = self._known.get((account_id, fingerprint))
+        """The account's ledger, read again only when a version it is read from moved on: the circle versions
+        of the account and of the owners of the pulkas it reads (a freeze, a reopening, a rename, a merge, a
+        link), and their counts of ledger writes (a payment in the account's ledger or a sharing owner's)."""
+        key = (account_id, self.players.versions(account_id, AccountRow.ledger_writes))
+        known = self._known.get(key)
         if known is not None:
             return known
         with self.db.Session() as session:
             rows, _, _ = _read(session, account_id)
-        return self._known.put((account_id, fingerprint), rows)
+        return self._known.put(key, rows)
 
     @contextmanager
     def writing(self, account_id: int, by: str) -> Iterator[Writing]:
         """One write on the account's ledger, under its lock, in the unit of work's transaction (else in one
         of its own, committed when the block ends); rolled back if it raises."""
-        if self.transaction is not None:
-            yield self._locked(self.transaction.session, account_id, by)
-            return
-        with Transaction(self.db) as own:
-            yield self._locked(own.session, account_id, by)
-            own.commit()
+        with self._writes() as transaction:
+            yield self._locked(transaction.session, account_id, by)
 
     def _locked(self, session: Session, account_id: int, by: str) -> Writing:
         session.execute(update(AccountRow).where(AccountRow.id == account_id)
@@ -117,7 +103,7 @@ def _read(session: Session, account_id: int) -> tuple[Rows, dict[str, int], dict
         assert result is not None
         seats = [roots[seat.player_id].uid for seat in sorted(row.seats, key=lambda s: s.seat)]
         entries += obligations_of(row.uid, row.name, local_date(row), row.currency, row.owner_id == account_id,
-                                  result, seats)
+                                  result, seats, timezone(timedelta(minutes=row.utc_offset or 0)))
     shared = {e.obligation.id for e in entries if not e.own}
     owners = {row.owner_id for row in pulkas if row.owner_id != account_id}
     query = select(PaymentRow).where(or_(PaymentRow.owner_id == account_id, PaymentRow.owner_id.in_(owners) &

@@ -62,6 +62,11 @@ class AccountRow(Base):
     # Bumped by every write to the account's ledger: the lock that puts its writes one after another, and
     # part of what tells a ledger read before from one read now.
     ledger_writes: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Bumped, in the same transaction, by every change of what the account's circle is read from (a merge, an
+    # undo, a rename; a pulka of its made, frozen, reopened or deleted; a link of its made or revoked, or one
+    # it opened): what the statistics and the ledger are kept by (store.circles.versions). A merge, an undo
+    # and a rename bump it first: the lock that puts them one after another.
+    circle_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # The deals the account's pulkas hold: every write that adds or removes deals moves it in its transaction,
     # and a deal's write checks the account's room against it (store.changes.bump).
     deals: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
@@ -271,7 +276,7 @@ class IdempotencyRow(Base):
 class GenerationRow(Base):
     """One row: how many times any access (a share link, an account, a pulka's owner) changed. A server
     process on SQLite reads it when the file changed, to know whether the access it remembers still holds
-    (store.watch). Not data: a backup leaves it out."""
+    (store.watch). A backup keeps it, and a restore puts the archive's row in place of the migration's."""
 
     __tablename__ = "generations"
 

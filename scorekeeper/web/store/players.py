@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import Connection, func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -21,9 +21,11 @@ from ..domain.refusals import Duplicate, NotFound
 from ..domain.results import Result
 from .cache import VersionCache
 from .db import Database
-from .models import AccessRow, DealRow, PlayerRow, PulkaRow, SeatRow, ShareRow
+from .circles import circle_changed, circle_names, readable, versions
+from .models import AccountRow, DealRow, PaymentRow, PlayerRow, PulkaRow, SeatRow
 from .pulkas import PulkaStore
 from .rows import aware
+from .transaction import Writer
 from .watch import stamped
 
 
@@ -42,25 +44,29 @@ class _Kept:
     minutes: int
 
 
-class PlayerStore:
+class PlayerStore(Writer):
     """The circles of one database (services.players.PlayerRepository)."""
 
     def __init__(self, db: Database, pulkas: PulkaStore, remember: int = 64, remember_rows: int = 20_000):
         self.db = db
         self.pulkas = pulkas  # an unfinished pulka, when asked for, is read (and replayed) as any
-        # The latest circles read, by account and the fingerprint they were read at.
+        # The latest circles read (of frozen pulkas), by account and the circle versions they were read at.
         self._known: VersionCache[CircleRows] = VersionCache(remember)
-        # Each pulka's row as the circles need it, by id and the version it was read at: a pulka's stored
-        # result is the same in every circle it is in, and only a write (a new version) changes it.
+        # Each pulka's row as the circles need it, by its uid (never reused, where a row id may be) and the
+        # version it was read at: a pulka's stored result is the same in every circle it is in, and only a
+        # write (a new version) changes it.
         self._rows: VersionCache[_Kept] = VersionCache(remember_rows)
 
     def records(self, account_id: int, unfinished: bool = False) -> CircleRows:
         """The players of the pulkas the account may read (its own, and those of tables shared with it), each
         merged one counted as the one he is merged into, and a record of each of those pulkas: frozen ones
-        from their stored results; with `unfinished`, the others as they stand. Read again only when a
-        fingerprint of them changed (a write, a freeze, a rename bumps a pulka's version; a merge, a link
-        opened or revoked change the counts): one aggregate query otherwise."""
-        key = (account_id, unfinished, self.fingerprint(account_id))
+        from their stored results; with `unfinished`, the others as they stand. The frozen ones' are read
+        again only when a circle version it is read from moved on (store.circles.versions: one query
+        otherwise); with `unfinished`, every deal changes them, so they are read each time (each pulka's row
+        once per version still)."""
+        if unfinished:
+            return self._read(account_id, unfinished)
+        key = (account_id, self.versions(account_id))
         known = self._known.get(key)
         if known is not None:
             return known
@@ -70,13 +76,13 @@ class PlayerStore:
         """The circle from the pulkas' ids and versions: each frozen pulka's row read and its result parsed
         once per version (a new finished pulka reads that one row), the players and their merges afresh."""
         with self.db.Session() as session:
-            heads = session.execute(select(PulkaRow.id, PulkaRow.version, PulkaRow.result.is_not(None))
+            heads = session.execute(select(PulkaRow.uid, PulkaRow.version, PulkaRow.result.is_not(None))
                                     .where(readable(account_id)).order_by(PulkaRow.created_at, PulkaRow.id)).all()
-            fresh = [pid for pid, version, frozen in heads
-                     if (frozen or unfinished) and self._kept(pid, version) is None]
+            fresh = [uid for uid, version, frozen in heads
+                     if (frozen or unfinished) and self._kept(uid, version) is None]
             for start in range(0, len(fresh), 500):  # bound the IN list
                 self._keep(session, fresh[start:start + 500])
-            kept = [k for pid, version, frozen in heads if (frozen or unfinished) and (k := self._kept(pid, version))]
+            kept = [k for uid, version, frozen in heads if (frozen or unfinished) and (k := self._kept(uid, version))]
             roots, players = circle_of(session, account_id, [], also={p for k in kept for p in k.seats})
         records = []
         for k in kept:
@@ -89,23 +95,23 @@ class PlayerStore:
                                          minutes=k.minutes))
         return tuple(players.values()), tuple(records), {k.uid: k.name for k in kept}
 
-    def _kept(self, pulka_id: int, version: int) -> _Kept | None:
-        return self._rows.get((pulka_id, version))
+    def _kept(self, uid: str, version: int) -> _Kept | None:
+        return self._rows.get((uid, version))
 
-    def _keep(self, session: Session, ids: list[int]) -> None:
-        last: dict[int, datetime] = {pulka: at for pulka, at in session.execute(
-            select(DealRow.pulka_id, func.max(DealRow.created_at)).where(DealRow.pulka_id.in_(ids))
-            .group_by(DealRow.pulka_id))}
-        for row in session.scalars(select(PulkaRow).where(PulkaRow.id.in_(ids))):
-            minutes = _minutes(row, last.get(row.id))
+    def _keep(self, session: Session, uids: list[str]) -> None:
+        last: dict[str, datetime] = {pulka: at for pulka, at in session.execute(
+            select(PulkaRow.uid, func.max(DealRow.created_at)).join(DealRow, DealRow.pulka_id == PulkaRow.id)
+            .where(PulkaRow.uid.in_(uids)).group_by(PulkaRow.uid))}
+        for row in session.scalars(select(PulkaRow).where(PulkaRow.uid.in_(uids))):
+            minutes = _minutes(row, last.get(row.uid))
             seats = tuple(seat.player_id for seat in row.seats)
             record = _frozen(row, (), Result.read(row.result), minutes) if row.result is not None else None
-            self._rows.put((row.id, row.version), _Kept(row.uid, row.name, seats, record, minutes))
+            self._rows.put((row.uid, row.version), _Kept(row.uid, row.name, seats, record, minutes))
 
-    def fingerprint(self, account_id: int) -> tuple[Any, ...]:
-        """What changes when anything the account's circle is read from changes: one aggregate query."""
+    def versions(self, account_id: int, *more: Any) -> tuple[Any, ...]:
+        """The circle versions the account's circle is read from (and the accounts' `more` columns): one query."""
         with self.db.reads.connect() as connection:
-            return _fingerprint(connection, account_id)
+            return versions(connection, account_id, AccountRow.circle_version, *more)
 
     def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
         """The players of a pulka the account may read, by seat, as its circle counts them (a merged one as
@@ -118,18 +124,26 @@ class PlayerStore:
             return tuple(roots[seat.player_id].uid for seat in row.seats)
 
     def merged_ones(self, account_id: int, uid: str) -> list[Player]:
-        """The account's players merged into `uid`."""
+        """The account's players merged into `uid`, at any depth (his group but him)."""
         with self.db.Session() as session:
             target = _found(_own(session, account_id, uid))
-            return [_player(p, account_id) for p in session.scalars(
-                select(PlayerRow).where(PlayerRow.merged_into_id == target.id).order_by(PlayerRow.name))]
+            own = list(session.scalars(select(PlayerRow).where(PlayerRow.owner_id == account_id)))
+            group, found = {target.id}, True
+            while found:
+                more = {p.id for p in own if p.merged_into_id in group} - group
+                group, found = group | more, bool(more)
+            return [_player(p, account_id) for p in sorted(own, key=lambda p: p.name)
+                    if p.id in group and p.id != target.id]
 
     @contextmanager
     def writing(self, account_id: int) -> Iterator[CircleWrite]:
-        """One transaction on the account's own players: committed when the block ends, rolled back if it
-        raises."""
-        with self.db.Session.begin() as session:
-            yield CircleWrite(session, account_id)
+        """One write on the account's own players, in the unit of work's transaction (else in one of its own,
+        committed when the block ends); rolled back if it raises. Its circle's version moves on first: the
+        lock that makes the merges, undos and renames of one circle take effect one at a time (the second
+        waits, then reads what the first wrote)."""
+        with self._writes() as transaction:
+            circle_changed(transaction.session, account_id)
+            yield CircleWrite(transaction.session, account_id)
 
 
 class CircleWrite:
@@ -168,6 +182,24 @@ class CircleWrite:
                                                    pulka.last_change))
         return _player(row, self.account_id)
 
+    def circle(self) -> dict[str, str]:
+        return circle_names(self.session, self.account_id)
+
+    def beside(self, uids: Iterable[str]) -> frozenset[str]:
+        """The names of those who sat at one table with any of the account's players `uids`, theirs left out."""
+        them = select(PlayerRow.id).where(PlayerRow.uid.in_(list(uids)), PlayerRow.owner_id == self.account_id)
+        tables = select(SeatRow.pulka_id).where(SeatRow.player_id.in_(them))
+        return frozenset(self.session.scalars(
+            select(PlayerRow.name).join(SeatRow, SeatRow.player_id == PlayerRow.id)
+            .where(SeatRow.pulka_id.in_(tables), PlayerRow.id.not_in(them))))
+
+    def counterparts(self, uids: Iterable[str]) -> frozenset[str]:
+        """The players a payment row (of any ledger) stands between with one of the account's players `uids`."""
+        them = select(PlayerRow.id).where(PlayerRow.uid.in_(list(uids)), PlayerRow.owner_id == self.account_id)
+        ends = select(PaymentRow.payee_id).where(PaymentRow.payer_id.in_(them)).union(
+            select(PaymentRow.payer_id).where(PaymentRow.payee_id.in_(them)))
+        return frozenset(self.session.scalars(select(PlayerRow.uid).where(PlayerRow.id.in_(ends))))
+
     def merge(self, uids: Iterable[str], into: str | None) -> None:
         """Each of `uids` merged into `into`; None: into nobody (a merge undone)."""
         target = self._row(into).id if into is not None else None
@@ -189,13 +221,6 @@ def _found(row: PlayerRow | None) -> PlayerRow:
     return row
 
 
-def _fingerprint(connection: Connection, account_id: int) -> tuple[Any, ...]:
-    return tuple(connection.execute(select(func.count(PulkaRow.id), func.sum(PulkaRow.version), func.max(PulkaRow.id))
-                                    .where(readable(account_id))).one()) + \
-        tuple(connection.execute(select(func.count(PlayerRow.id), func.sum(func.coalesce(PlayerRow.merged_into_id, 0)))
-                                 .where(PlayerRow.owner_id == account_id)).one())
-
-
 def circle_of(session: Session, account_id: int, rows: Iterable[PulkaRow], also: Iterable[int] = ()
               ) -> tuple[dict[int, PlayerRow], dict[str, Player]]:
     """The players seated in these pulkas, the account's own and those with the ids `also`: each one's root
@@ -208,16 +233,9 @@ def circle_of(session: Session, account_id: int, rows: Iterable[PulkaRow], also:
     return roots, {root.uid: _player(root, account_id) for root in roots.values()}
 
 
-def readable(account_id: int) -> Any:
-    """The account's own pulkas, and those of the tables a link it opened shares."""
-    shared = (select(PulkaRow.table_uid).join(ShareRow, ShareRow.pulka_id == PulkaRow.id)
-              .join(AccessRow, AccessRow.share_id == ShareRow.id).where(AccessRow.account_id == account_id))
-    return or_(PulkaRow.owner_id == account_id, PulkaRow.table_uid.in_(shared))
-
-
 def _root(session: Session, known: dict[int, PlayerRow], player_id: int) -> PlayerRow:
     row = known[player_id]
-    for _ in range(len(known) + 1):  # merges are one level deep (merge moves those merged into the gone one)
+    for _ in range(len(known) + 1):  # a chain of merges ends (a merge never makes a circle): bounded anyway
         if row.merged_into_id is None:
             return row
         row = known.get(row.merged_into_id) or session.get_one(PlayerRow, row.merged_into_id)

@@ -5,7 +5,6 @@ A write bumps the version first, which locks the pulka's row for the transaction
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import secrets
 from collections.abc import Iterator, Sequence
@@ -16,7 +15,6 @@ from typing import Any
 from sqlalchemy import bindparam, func, or_, select, update
 
 from ...engine import Deal, Replay
-from ..domain.limits import AccountLimits
 from ..domain.pulkas import Pulka, Settings, Stamp, PulkaStanding, Summary
 from ..domain.refusals import NotFound, VersionConflict
 from ..domain.results import Result
@@ -25,9 +23,10 @@ from .cache import Section, VersionCache
 from .changes import Change, bump, recorded, seats
 from .db import Database
 from .models import AccessRow, AccountRow, DealRow, PlayerRow, PulkaRow, ShareRow, now
+from .circles import circle_changed, circle_names, readers
 from .deals import deal_values, deals_of
 from .rows import aware, opening_json, players, pulka_of
-from .transaction import Transaction
+from .transaction import Writer
 from .watch import Watch, access_changed, gone, stamped
 
 _VERSION = select(PulkaRow.version).where(PulkaRow.uid == bindparam("uid"))
@@ -40,35 +39,14 @@ def new_uid() -> str:
     return secrets.token_urlsafe(16)
 
 
-class PulkaStore:
+class PulkaStore(Writer):
     """The pulkas of one database, and this process's pulkas by version (services.pulkas.PulkaRepository)."""
 
-    def __init__(self, db: Database, watch: Watch, cache: Section[Pulka] | None = None, max_deals: int = 1000,
-                 limits: AccountLimits = AccountLimits()):
+    def __init__(self, db: Database, watch: Watch, cache: Section[Pulka] | None = None):
         self.db = db
         self.watch = watch
-        self.max_deals = max_deals  # the app's limit on a pulka's deals, which the use cases keep
-        self.account_limits = limits  # and on an account's pulkas and deals in all
         # The app gives its share of one budget in bytes; alone (tests, commands): the 256 latest pulkas.
         self.cache: Section[Pulka] = cache or VersionCache[Any](256).section("pulkas")
-        self.transaction: Transaction | None = None  # a unit of work's, which commits it; None: each write its own
-
-    def within(self, transaction: Transaction) -> PulkaStore:
-        """These pulkas, writing in a unit of work's transaction (store.unit)."""
-        bound = copy.copy(self)
-        bound.transaction = transaction
-        return bound
-
-    @contextmanager
-    def _writes(self) -> Iterator[Transaction]:
-        """The unit of work's transaction, which it commits; else one of the write's own, committed as the
-        block ends."""
-        if self.transaction is not None:
-            yield self.transaction
-            return
-        with Transaction(self.db) as own:
-            yield own
-            own.commit()
 
     # -- reading ------------------------------------------------------------------------
 
@@ -146,6 +124,11 @@ class PulkaStore:
             return list(session.scalars(
                 select(PlayerRow.name).where(PlayerRow.owner_id == account_id).order_by(PlayerRow.name)))
 
+    def circle_names(self, account_id: int) -> list[str]:
+        """The names of the players of the account's circle (its own, and those of pulkas shared with it)."""
+        with self.db.Session() as session:
+            return sorted(set(circle_names(session, account_id).values()))
+
     # -- writing ------------------------------------------------------------------------
 
     def create(self, owner_id: int, settings: Settings, deals: Sequence[Deal], replayed: Replay,
@@ -165,6 +148,7 @@ class PulkaStore:
             row.seats = seats(session, owner_id, settings.players)
             session.add(row)
             session.flush()
+            circle_changed(session, owner_id)
             session.add_all(DealRow(pulka_id=row.id, position=number, **deal_values(deal))
                             for number, deal in enumerate(deals, 1))
             session.flush()
@@ -218,15 +202,23 @@ class PulkaStore:
         self.watch.learn(pulka.uid, pulka.stamp)
 
     def delete(self, uid: str) -> None:
-        with self.db.Session.begin() as session:
+        with self._writes() as transaction:
+            session = transaction.session
             row = session.scalars(select(PulkaRow).where(PulkaRow.uid == uid)).one_or_none()
             if row is None:
                 raise NotFound()
             session.execute(update(AccountRow).where(AccountRow.id == row.owner_id).values(
                 deals=AccountRow.deals - select(func.count()).where(DealRow.pulka_id == row.id).scalar_subquery()))
+            # Before the rows go: those who opened a link of its table read it no more.
+            circle_changed(session, row.owner_id, readers(select(PulkaRow.table_uid).where(PulkaRow.id == row.id)))
             session.delete(row)
+            session.flush()
             gone(session, uid)
             access_changed(session)
+            transaction.on_commit(lambda: self._gone(uid))
+
+    def _gone(self, uid: str) -> None:
+        """A deletion committed: this process forgets the pulka, and who might open it."""
         self.watch.forget(uid)
         self.watch.access_changed()
 

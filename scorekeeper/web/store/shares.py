@@ -12,9 +12,11 @@ from sqlalchemy.sql import ColumnElement
 
 from ..domain.refusals import NotFound
 from ..domain.shares import Access, Role, Share, access_of
+from .circles import circle_changed
 from .db import Database, noting
 from .models import AccessRow, PulkaRow, ShareRow, now
 from .rows import aware
+from .transaction import Writer
 from .watch import Watch, access_changed
 
 _Other = aliased(PulkaRow)
@@ -42,7 +44,7 @@ _USED = update(ShareRow).where(ShareRow.id.in_(bindparam("ids", expanding=True))
 LAST_USED_EVERY = timedelta(minutes=10)
 
 
-class ShareStore:
+class ShareStore(Writer):
     def __init__(self, db: Database, watch: Watch):
         self.db = db
         self.watch = watch  # remembers who may do what while no access changed
@@ -70,7 +72,8 @@ class ShareStore:
         return access_of(owner, [Access(Role(link.role), link.label, link.share_id, link.player) for link in links])
 
     def add_share(self, uid: str, role: Role, label: str, player: int | None = None) -> Share:
-        with self.db.Session.begin() as session:
+        with self._writes() as transaction:
+            session = transaction.session
             pulka_id = session.scalar(select(PulkaRow.id).where(PulkaRow.uid == uid))
             if pulka_id is None:
                 raise NotFound()
@@ -78,10 +81,10 @@ class ShareStore:
                            role=role.value, label=label, player=player)
             session.add(row)
             session.flush()
-            made = share_of(row, uid)
+            circle_changed(session, select(PulkaRow.owner_id).where(PulkaRow.id == pulka_id))
             access_changed(session)
-        self.watch.access_changed()
-        return made
+            transaction.on_commit(self.watch.access_changed)
+            return share_of(row, uid)
 
     def shares(self, uid: str) -> list[Share]:
         """The links of the pulka's table, whichever of its pulkas each was made on."""
@@ -102,14 +105,18 @@ class ShareStore:
             return share_of(row, uid) if uid else None
 
     def delete_share(self, uid: str, share_id: str) -> None:
-        with self.db.engine.begin() as connection:
+        with self._writes() as transaction:
+            connection = transaction.session.connection()
             table = select(PulkaRow.table_uid).where(PulkaRow.uid == uid).scalar_subquery()
             pulka_ids = select(PulkaRow.id).where(PulkaRow.table_uid == table)
+            # Before its rows go: the owner's and those who opened it read otherwise from now on.
+            circle_changed(connection, select(PulkaRow.owner_id).where(PulkaRow.uid == uid),
+                           select(AccessRow.account_id).where(AccessRow.share_id == share_id))
             gone = connection.execute(delete(ShareRow).where(ShareRow.id == share_id, ShareRow.pulka_id.in_(pulka_ids)))
             if not gone.rowcount:
                 raise NotFound("share link")
             access_changed(connection)
-        self.watch.access_changed()
+            transaction.on_commit(self.watch.access_changed)
 
     def grant(self, account_id: int, share: Share) -> None:
         """The account opened the share link: the pulka joins its list (unless it is the owner's own)."""
@@ -117,6 +124,7 @@ class ShareStore:
             new = session.get(AccessRow, (account_id, share.id)) is None
             if new:
                 session.add(AccessRow(account_id=account_id, share_id=share.id))
+                circle_changed(session, account_id)
                 access_changed(session)
         if new:
             self.watch.access_changed()

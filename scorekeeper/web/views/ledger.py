@@ -1,33 +1,36 @@
-"""What the ledger's page and file show: one currency's balances by name, who owes whom since when, every
-obligation with its pulka and status, every payment; the same rows as CSV."""
+"""What the ledger's page and file show: one currency's balances by name, who owes since when (from the
+balances), every obligation with its pulka, what is open on it and its status, every payment; the same rows as
+CSV. And where a pulka's players stand in the ledger now, as its settlement page and PDF show it (docs/club.md §4)."""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, tzinfo
 from decimal import Decimal
 
 from ...engine import SettleUp, Transfer
 from ...render.text import amount
-from ..domain.ledger import Carried, Ledger, Line, Row
+from ..domain.ledger import Ledger, Line, Row, TableStanding
 
 
 @dataclass(frozen=True)
 class Owing:
-    debtor: str
-    creditor: str
+    """A player who owes: his balance is below 0."""
+
+    player: str
+    name: str
     amount: Decimal
-    since: date | None  # the oldest obligation still open between the two
+    since: date | None  # when the pulka of his oldest obligation with an open part ended, in its own offset
 
 
 @dataclass(frozen=True)
 class LedgerPage:
     ledger: Ledger
     balances: tuple[tuple[str, str, Decimal], ...]  # (id, name, amount), by name
-    owing: tuple[Owing, ...]
+    owing: tuple[Owing, ...]  # by name
     lines: tuple[Line, ...]
     payments: tuple[Row, ...]
     writable: tuple[tuple[str, str], ...]  # the own players a payment may be between: (id, name)
@@ -37,7 +40,7 @@ class LedgerPage:
 
 
 # A club's ledger grows by a few rows an evening: the page lists the latest ones (everything on asking, and the
-# balances and who owes whom always count every row).
+# balances and who owes always count every row).
 SHOWN = 50
 
 
@@ -46,61 +49,78 @@ def page(book: Ledger, everything: bool = False, cash: Decimal | None = None) ->
                             key=lambda b: b[1].casefold()))
     writable = tuple(sorted(((p.id, p.name) for p in book.players.values() if p.own), key=lambda p: p[1].casefold()))
     most = None if everything else SHOWN
-    return LedgerPage(book, balances, tuple(owing(book, d) for d in book.owed), book.lines[:most],
-                      book.payments[:most], writable, max(len(book.lines), len(book.payments)) > (most or 0) > 0,
-                      book.settle_up_in(cash), cash)
+    return LedgerPage(book, balances, owing(book), book.lines[:most], book.payments[:most], writable,
+                      max(len(book.lines), len(book.payments)) > (most or 0) > 0, book.settle_up_in(cash), cash)
 
 
-def owing(book: Ledger, debt: Transfer[str]) -> Owing:
-    return Owing(book.name(debt.payer), book.name(debt.payee), debt.amount, book.since(debt))
+def owing(book: Ledger) -> tuple[Owing, ...]:
+    found = (Owing(o.player, book.name(o.player), o.amount, None if o.since is None else o.since.date())
+             for o in book.owed)
+    return tuple(sorted(found, key=lambda o: (o.name.casefold(), o.player)))
 
 
 @dataclass(frozen=True)
-class CarryOver:
-    """What a pulka's players owed each other before it, and the fewest payments settling it with the pulka."""
+class AtTheTable:
+    """A pulka's players in the ledger now, by name: each one's balance; when they owe only each other, the
+    fewest payments settling it (in the cash unit, if one is chosen)."""
 
-    owing: tuple[Owing, ...]
-    together: tuple[Transfer[str], ...]  # by name
-
-
-def carry_over(carried: Carried, money: Sequence[Decimal], cash: Decimal | None = None) -> CarryOver | None:
-    if not carried.debts:
-        return None
-    book = carried.ledger
-    together = tuple(Transfer(book.name(p.payer), book.name(p.payee), p.amount)
-                     for p in carried.with_money(money, cash).payments)
-    return CarryOver(tuple(owing(book, d) for d, _ in carried.debts), together)
+    currency: str
+    balances: tuple[tuple[str, Decimal], ...]  # (name, balance) by seat
+    settled: bool  # every one at 0: nothing is listed
+    among_themselves: bool  # their balances sum to 0
+    payments: tuple[Transfer[str], ...]  # by name; only when among_themselves
+    writable: bool  # the caller may record the payments
+    cash: Decimal | None
+    read: datetime  # when the figures were read, in the pulka's own offset
 
 
-def owed_lines(before: CarryOver, currency: str, language: str,
-         gettext: Callable[[str], str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The carry-over as the PDF of a pulka writes it, in the words of its settlement page: who owed whom
-    before (since when), and the payments settling that with this pulka."""
-    def money(value: Decimal) -> str:
-        return amount(value, currency, language=language)
+def at_the_table(table: TableStanding, zone: tzinfo, cash: Decimal | None = None) -> AtTheTable:
+    book = table.ledger
+    payments = table.settle_up(cash).payments if table.among_themselves else ()
+    return AtTheTable(book.currency, tuple((book.name(p), v) for p, v in table.balances), table.settled,
+                      table.among_themselves, tuple(Transfer(book.name(t.payer), book.name(t.payee), t.amount)
+                                                    for t in payments),
+                      table.writable, cash, table.read.astimezone(zone))
 
-    owing = tuple(gettext("%(debtor)s owes %(creditor)s %(amount)s since %(date)s") % {
-        "debtor": d.debtor, "creditor": d.creditor, "amount": money(d.amount), "date": d.since.strftime("%d.%m.%Y")}
-        if d.since else gettext("%(debtor)s owes %(creditor)s %(amount)s") % {
-        "debtor": d.debtor, "creditor": d.creditor, "amount": money(d.amount)} for d in before.owing)
-    together = tuple(gettext("%(payer)s pays %(payee)s %(amount)s") % {
-        "payer": t.payer, "payee": t.payee, "amount": money(t.amount)} for t in before.together)
-    return owing, together
+
+def table_lines(table: AtTheTable, language: str, gettext: Callable[[str], str]) -> tuple[str, tuple[str, ...]]:
+    """The section as the PDF of a pulka writes it, in the words of its settlement page: its title (with the
+    date and time its figures were read) and its lines."""
+    def money(value: Decimal, sign: bool = False) -> str:
+        return amount(value, table.currency, sign=sign, language=language)
+
+    title = gettext("In the ledger on %(time)s") % {"time": table.read.strftime("%d.%m.%Y %H:%M")}
+    if table.settled:
+        return title, (gettext("Everyone at this table is at 0 in the ledger: nobody owes anything."),)
+    lines = [gettext("%(name)s: %(amount)s") % {"name": name, "amount": money(value, sign=True)}
+             for name, value in table.balances]
+    if table.among_themselves:
+        lines.append(gettext("They owe only each other. The fewest payments that settle it:"))
+        lines += [gettext("%(payer)s pays %(payee)s %(amount)s") % {
+            "payer": t.payer, "payee": t.payee, "amount": money(t.amount)} for t in table.payments]
+    else:
+        lines.append(gettext("The rest is owed to or by other players: see the ledger."))
+    return title, tuple(lines)
 
 
 def csv_text(book: Ledger) -> str:
-    """One row per obligation and per payment, in the ledger's currency, the latest first."""
+    """One row per player who owes (`owed`: his id, since when, his name in `from`, what he owes), then per
+    obligation (with what is paid and open on it, and its status) and per payment, in the ledger's currency,
+    the latest first. When every balance is 0 there is no `owed` row."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["row", "id", "date", "from", "to", "amount", "currency", "pulka", "title", "paid", "status",
-                     "kind", "obligation", "reverses", "note", "by"])
+    writer.writerow(["row", "id", "date", "from", "to", "amount", "currency", "pulka", "title", "paid", "open",
+                     "status", "kind", "obligation", "reverses", "note", "by"])
+    for debt in owing(book):
+        writer.writerow(["owed", debt.player, debt.since.isoformat() if debt.since else "", debt.name, "",
+                         debt.amount, book.currency, "", "", "", "", "", "", "", "", "", ""])
     for line in book.lines:
         o, e = line.entry.obligation, line.entry
         writer.writerow(["obligation", o.id, e.day.isoformat(), book.name(o.debtor), book.name(o.creditor), o.amount,
-                         o.currency, o.pulka, e.title, line.paid, line.status.value, "", "", "", "", ""])
+                         o.currency, o.pulka, e.title, line.paid, line.open, line.status.value, "", "", "", "", ""])
     for row in book.payments:
         p = row.payment
         writer.writerow(["payment", p.id, row.at.isoformat(timespec="seconds"), book.name(p.payer), book.name(p.payee),
-                         p.amount, p.currency, "", "", "", "", p.kind.value, p.obligation or "", p.reverses or "",
+                         p.amount, p.currency, "", "", "", "", "", p.kind.value, p.obligation or "", p.reverses or "",
                          row.note, row.by])
     return out.getvalue()

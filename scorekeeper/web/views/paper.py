@@ -3,6 +3,7 @@ tables the pulka's settlement page shows."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import date
 from functools import partial
@@ -12,7 +13,7 @@ from ...engine import Gettext, Ngettext, Settlement, Text, replay
 from ...render.steps import steps
 from ...engine.settled import Settled
 from ...files.sheetfile import PaperSheet
-from ..domain.paper import PRESETS, RATES, SEATS
+from ..domain.paper import PRESETS, PULYA_SIZES, RATES, SEATS
 from .gate import Gate
 from .settlement import settlement as settlement_view
 
@@ -23,6 +24,7 @@ def grid(form: Mapping[str, str]) -> dict[str, Any]:
     return {
         "seats": seats,
         "presets": PRESETS,
+        "pulya_sizes": json.dumps(PULYA_SIZES),  # for the page's script: the chosen preset's size shown
         "rates": RATES,
         "value": lambda name: form.get(name, ""),
         "counts_down": bool(form.get("pulya_counts_down")),

@@ -157,21 +157,21 @@ class Presenter:
             self.pulka.players, self.pulka.rules, self.pulka.replay, orientation=orientation,
             currency=self.pulka.currency, seats=seats, styled=False, language=self.language))
 
-    def pdf(self, orientation: str = "table", before: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())) -> bytes:
-        """The A4 PDF: the drawing, the protocol, the settlement (with `before`, what was owed from earlier
-        evenings and its settle-up with this pulka, views.ledger.owed_lines). Rendered once however many ask for
-        it at once, in a worker process, when the gate lets it in (Busy when too many PDFs are being made
-        or waited for)."""
+    def pdf(self, orientation: str = "table", ledger: tuple[str, tuple[str, ...]] | None = None) -> bytes:
+        """The A4 PDF: the drawing, the protocol, the settlement (with `ledger`, where its players stand in the
+        ledger: a title saying when it was read, and its lines, views.ledger.table_lines). Rendered once however
+        many ask for it at once, in a worker process, when the gate lets it in (Busy when too many PDFs are
+        being made or waited for)."""
         from ...render.pdf import render_pdf_in_worker
 
-        key = (orientation, before)
+        key = (orientation, ledger)
         found = self._pdfs.get(key)
         if found is not None:
             return found
         pulka, gate = self.pulka, self.gate
         render = partial(render_pdf_in_worker, gate.running, pulka.players, pulka.rules, pulka.replay,
                          pulka.settlement, title=pulka.name, created=pulka.created_at, currency=pulka.currency,
-                         orientation=orientation, language=self.language, before=before[0], together=before[1])
+                         orientation=orientation, language=self.language, ledger=ledger)
         with gate.entered():
             return self._once(self._pdfs, key, lambda: gate.run(render))
 

@@ -12,7 +12,8 @@ from playwright.sync_api import expect
 from scorekeeper.files import pulyafile
 
 from .test_browser import live  # noqa: F401  (fixture)
-from .test_walkthrough import PASSWORD, WORDS, enter, shot, table  # noqa: F401  (fixture)
+from .test_ledger_browser import register
+from .test_walkthrough import WORDS, enter, shot, table  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -82,11 +83,7 @@ def test_a_paper_sheet_settled_kept_and_continued(table):
     shot(page, language, "paper-result")
 
     # logged in, the sheet is kept as a pulka of his
-    page.goto(f"{base}/register")
-    page.fill("input[name=username]", "anna")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
+    register(page, base)
     page.goto(f"{base}/paper")
     fill(page, (a, b, v))
     page.click(f"text={say['keep']}")
@@ -128,3 +125,34 @@ def test_a_table_of_four_fits_a_phone(table):
     box = grid.bounding_box()
     assert box["x"] + box["width"] <= 390
     shot(page, language, "paper-four")
+
+
+def test_the_size_the_table_played(table):
+    """The pulya size beside the preset, the preset's shown: the live answer reads it (a pulya written down
+    from 10 cannot have 15 left), and a sheet of pulya 10 closed 10/10/10 is kept as a finished pulka."""
+    language, words, base, page = table
+    a, b, v = words["names"]
+    register(page, base)
+    page.goto(f"{base}/paper")
+    size = page.locator("input[name=pulya_size]")
+    expect(size).to_have_value("20")  # Sochi's
+    size.fill("10")
+    page.select_option("select[name=preset]", "rostov")
+    expect(size).to_have_value("10")  # the table's own size stays when the preset changes
+    page.select_option("select[name=preset]", "sochi")
+    for seat, name in enumerate((a, b, v)):
+        page.fill(f"input[name=player_{seat}]", name)
+        page.fill(f"input[name=gora_{seat}]", ("0", "30", "0")[seat])
+    page.check("input[name=pulya_counts_down]")
+    page.fill("input[name=pulya_0]", "15")
+    expect(page.locator("input[name=pulya_0]")).to_have_attribute("aria-invalid", "true")
+    for seat in range(3):
+        page.fill(f"input[name=pulya_{seat}]", "0")  # nothing left of 10: every pulya closed
+    expect(page.locator("#paper-live")).to_contain_text(f"{b} → ")
+    page.click(f"text={SAY[language]['keep']}")
+    page.wait_for_url(re.compile(r".*/p/[\w-]+$"))
+    uid = page.url.rsplit("/", 1)[1]
+    pulka = page.request.get(f"{base}/api/v1/pulkas/{uid}").json()
+    assert (pulka["rules"]["pulya_size"], pulka["result"]["ending"]) == (10, "finished")
+    expect(page.locator("main")).to_contain_text("пуля 10" if language == "ru" else "pulya 10")
+    shot(page, language, "paper-kept-finished")

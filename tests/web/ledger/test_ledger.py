@@ -1,10 +1,15 @@
 """The club ledger's API (docs/club.md §3): obligations from frozen pulkas, payments and reversals as rows of their
-own, paid marks taken back, the fewest payments suggested and recorded, and who may see and write what.
+own, paid marks taken back, who owes read from the balances (with since when), each obligation's open part and
+status, the fewest payments suggested and recorded, and who may see and write what.
 
 The figures are worked out by hand from docs/rules.md §10's Sochi example (A, B, C; nets +790/3, −644/3, −146/3
 whists): at a whist price of 3 its money is +790, −644, −146, so its transfers are B → A 644, C → A 146."""
 
 from __future__ import annotations
+
+import io
+import re
+from datetime import datetime
 
 import pytest
 
@@ -44,9 +49,23 @@ def book(client, currency="₽"):
 
 
 def by_pair(answer, who):
-    """The obligations as {(from, to): (amount, paid, status)} by name."""
+    """The obligations as {(from, to): (amount, paid, open, status)} by name."""
     name = {v: k for k, v in who.items()}
-    return {(name[o["from"]], name[o["to"]]): (o["amount"], o["paid"], o["status"]) for o in answer["obligations"]}
+    return {(name[o["from"]], name[o["to"]]): (o["amount"], o["paid"], o["open"], o["status"])
+            for o in answer["obligations"]}
+
+
+def owing(answer, who):
+    """Who owes, as [(name, amount, since)]."""
+    name = {v: k for k, v in who.items()}
+    return sorted((name[o["player"]], o["amount"], o["since"]) for o in answer["owed"])
+
+
+def ended_on(client, uid, zone=None) -> str:
+    """The date a pulka was frozen (its last deal, its close, its import), in `zone` (its own offset; UTC
+    for a pulka started through the API without one)."""
+    at = datetime.fromisoformat(client.get(f"/api/v1/pulkas/{uid}").json["result"]["at"])
+    return (at.astimezone(zone) if zone else at).date().isoformat()
 
 
 def named(mapping, who):
@@ -60,17 +79,19 @@ def debts(rows, who):
 
 
 def test_golden_three_evenings_two_currencies_a_partial_payment_and_a_mark_taken_back(client):
-    evening(client, "ABC", 3, "₽")  # B → A 644, C → A 146
+    one = evening(client, "ABC", 3, "₽")  # B → A 644, C → A 146
     evening(client, "BCA", 3, "₽")  # B wins: C → B 644, A → B 146
     evening(client, "CAB", 0.3, "€")  # C wins 79.00: A → C 64.40, B → C 14.60
     who = ids(client)
     first = {pair: o["id"] for o in book(client)["obligations"]
              for pair in [(o["from"], o["to"])]}
     rub = book(client)
-    assert by_pair(rub, who) == {("B", "A"): (644, 0, "open"), ("C", "A"): (146, 0, "open"),
-                                 ("C", "B"): (644, 0, "open"), ("A", "B"): (146, 0, "open")}
+    # A's 146 to B: C = 790 owed to him − 0 received ≥ 146: settled; B's 644 to A: C = 790 ≥ 644: settled too
+    assert by_pair(rub, who) == {("B", "A"): (644, 0, 0, "settled"), ("C", "A"): (146, 0, 146, "open"),
+                                 ("C", "B"): (644, 0, 644, "open"), ("A", "B"): (146, 0, 0, "settled")}
     # A: owed 644 + 146, owes 146 → +644; B: owed 644 + 146, owes 644 → +146; C owes 146 + 644
     assert named(rub["balances"], who) == {"A": 644, "B": 146, "C": -790}
+    assert owing(rub, who) == [("C", 790, ended_on(client, one))]
 
     # C pays A 100 of his 146; a mark on B → A by mistake, taken back; A → B marked paid
     partial = client.post("/api/v1/ledger/payments", json={
@@ -82,17 +103,19 @@ def test_golden_three_evenings_two_currencies_a_partial_payment_and_a_mark_taken
     assert (marked.json["paid"], marked.json["status"]) == (644, "paid")
     assert client.post(f"/api/v1/ledger/obligations/{wrong}/paid").json == marked.json  # twice: nothing more
     back = client.delete(f"/api/v1/ledger/obligations/{wrong}/paid")
-    assert (back.json["paid"], back.json["status"]) == (0, "open")
+    # the mark taken back: nothing paid on it, and nothing open either, as what others owe B covers it
+    assert (back.json["paid"], back.json["open"], back.json["status"]) == (0, 0, "settled")
     assert client.delete(f"/api/v1/ledger/obligations/{wrong}/paid").json == back.json
     assert client.post(f"/api/v1/ledger/obligations/{first[who['A'], who['B']]}/paid").status_code == 200
 
     rub = book(client)
-    assert by_pair(rub, who) == {("B", "A"): (644, 0, "open"), ("C", "A"): (146, 100, "partly_paid"),
-                                 ("C", "B"): (644, 0, "open"), ("A", "B"): (146, 146, "paid")}
+    # B: C = 644 + 146 owed to him − 146 received = 644 closes his 644 to A; C: C = 0, 46 and 644 stay open
+    assert by_pair(rub, who) == {("B", "A"): (644, 0, 0, "settled"), ("C", "A"): (146, 100, 46, "part"),
+                                 ("C", "B"): (644, 0, 644, "open"), ("A", "B"): (146, 146, 0, "paid")}
     # A: 644 − 100 received + 146 paid = 690; B: 146 − 146 received = 0; C: −790 + 100 paid = −690
     assert named(rub["balances"], who) == {"A": 690, "B": 0, "C": -690}
-    # A–B: 644 − 146 + 146 = B owes A 644; A–C: 146 − 100 = 46; B–C: C owes B 644
-    assert debts(rub["owed"], who) == [("B", "A", 644), ("C", "A", 46), ("C", "B", 644)]
+    # who owes is read from the balances: C alone, 690, since the first evening (46 of it still open there)
+    assert owing(rub, who) == [("C", 690, ended_on(client, one))]
     assert debts(rub["settle_up"], who) == [("C", "A", 690)]
     kinds = sorted((p["kind"], p["amount"], p["reversed"]) for p in rub["payments"])
     assert kinds == [("mark", 146, False), ("mark", 644, True), ("payment", 100, False), ("reversal", 644, False)]
@@ -107,9 +130,11 @@ def test_golden_three_evenings_two_currencies_a_partial_payment_and_a_mark_taken
     assert recorded.status_code == 201 and len(recorded.json["payments"]) == 1
     after = book(client)
     assert set(after["balances"].values()) == {0} and after["settle_up"] == []
-    # pairs stay as their rows net: C paid A 690 against 46 owed, a cycle of 644 that nets to nothing
-    assert debts(after["owed"], who) == [("A", "C", 644), ("B", "A", 644), ("C", "B", 644)]
-    assert len(after["payments"]) == 5 and by_pair(after, who) == by_pair(rub, who)
+    # nothing is owed anywhere; C's 690 to A (on no obligation) closes his 46 and 644: settled, not paid
+    assert after["owed"] == []
+    assert by_pair(after, who) == {("B", "A"): (644, 0, 0, "settled"), ("C", "A"): (146, 100, 0, "settled"),
+                                   ("C", "B"): (644, 0, 0, "settled"), ("A", "B"): (146, 146, 0, "paid")}
+    assert len(after["payments"]) == 5
 
 
 def test_reopening_withdraws_a_pulkas_obligations_and_keeps_its_payments_on_none(client):
@@ -223,12 +248,13 @@ def test_the_page_marks_paid_takes_back_records_a_payment_and_the_settle_up(clie
     evening(client, "ABC", 3, "₽")
     who = ids(client)
     page = client.get("/ledger?currency=₽").get_data(as_text=True)
-    assert "B owes A 644.00\u00a0₽ since" in page and "C owes A 146.00\u00a0₽ since" in page
+    assert "B owes 644.00\u00a0₽ since" in page and "C owes 146.00\u00a0₽ since" in page
+    assert "B owes A" not in page and "Who owes whom" not in page  # never pair by pair
     obligation = next(o["id"] for o in book(client)["obligations"] if o["from"] == who["B"])
     marked = client.post("/ledger", data={"action": "mark", "obligation": obligation, "currency": "₽"},
                          follow_redirects=True)
     assert "Marked paid." in marked.get_data(as_text=True)
-    assert by_pair(book(client), who)[("B", "A")] == (644, 644, "paid")
+    assert by_pair(book(client), who)[("B", "A")] == (644, 644, 0, "paid")
     refused = client.post("/ledger", data={"action": "pay", "from": who["C"], "to": who["A"], "amount": "0",
                                            "currency": "₽"}, follow_redirects=True)
     assert "amount is an amount above 0" in refused.get_data(as_text=True) and len(book(client)["payments"]) == 1
@@ -237,35 +263,35 @@ def test_the_page_marks_paid_takes_back_records_a_payment_and_the_settle_up(clie
     assert named(book(client)["balances"], who) == {"A": 99.5, "B": 0, "C": -99.5}
     payment = next(p["id"] for p in book(client)["payments"] if p["kind"] == "payment")
     client.post("/ledger", data={"action": "take_back", "payment": payment, "currency": "₽"})
+    owed = rows_of(client.get("/ledger.csv?currency=₽"))
+    assert [row[3:6] for row in owed if row[0] == "owed"] == [["C", "", "146.00"]]
     client.post("/ledger", data={"action": "settle", "currency": "₽", "note": "settle-up"})
     assert set(book(client)["balances"].values()) == {0}
     csv = client.get("/ledger.csv?currency=₽")
     lines = csv.get_data(as_text=True).lstrip("\ufeff").splitlines()
     assert csv.mimetype == "text/csv" and lines[0].startswith("row,id,date,from,to,amount")
+    assert lines[0].split(",")[9:12] == ["paid", "open", "status"]
     assert sum(line.startswith("obligation,") for line in lines) == 2
     assert sum(line.startswith("payment,") for line in lines) == 4  # the mark, 46.50, its reversal, the settle-up
+    assert not any(line.startswith("owed,") for line in lines)  # every balance 0: nothing owed
+    assert sorted(row[9:12] for row in rows_of(csv) if row[0] == "obligation") == [
+        ["0.00", "0.00", "settled"], ["644.00", "0.00", "paid"]]
+    page = client.get("/ledger?currency=₽").get_data(as_text=True)
+    assert "Nobody owes anything." in page and not re.search(r" owes \d", page) and "not paid yet" not in page
+
+
+def rows_of(response) -> list[list[str]]:
+    import csv
+
+    return list(csv.reader(io.StringIO(response.get_data(as_text=True).lstrip("\ufeff"))))
 
 
 def test_the_page_speaks_russian(client):
     evening(client, "ABC", 3, "₽")
     client.post("/language", data={"language": "ru"})
     page = client.get("/ledger", headers={"Accept-Language": "ru"}).get_data(as_text=True)
-    assert "Долги" in page and "B → A: 644,00\u00a0₽, долг с" in page and "Отметить оплату" in page
-
-
-def test_the_next_evening_shows_what_its_players_owe_from_before_and_settles_it_together(client):
-    first = evening(client, "ABC", 3, "₽")
-    assert "Owed from before" not in client.get(f"/p/{first}/settlement").get_data(as_text=True)  # its own debts
-    who = ids(client)
-    client.post("/api/v1/ledger/payments", json={"from": who["C"], "to": who["A"], "amount": 146, "currency": "₽"})
-    # the same table again, next evening
-    second = evening(client, "ABC", 3, "₽", deals=0)
-    page = client.get(f"/p/{second}/settlement").get_data(as_text=True)
-    assert "Owed from before" in page and "B owes A 644.00\u00a0₽ since" in page and "C owes A" not in page
-    # nothing played yet: settling together is paying what is carried over
-    assert "B pays A 644.00\u00a0₽" in page
-    other = evening(client, "ADE", 3, "₽", deals=0)
-    assert "Owed from before" not in client.get(f"/p/{other}/settlement").get_data(as_text=True)
+    assert "Долги" in page and "B: долг 644,00\u00a0₽ с " in page and "Отметить оплату" in page
+    assert "Кто кому должен" not in page and "B → A: 644,00\u00a0₽, долг" not in page
 
 
 def test_a_settle_up_in_a_cash_unit_pays_whole_units_and_leaves_the_rounding_owed(client):
@@ -283,20 +309,3 @@ def test_a_settle_up_in_a_cash_unit_pays_whole_units_and_leaves_the_rounding_owe
     assert bad.status_code == 400 and bad.json["error"]["field"] == "cash"
     client.post("/ledger", data={"action": "settle", "currency": "₽", "cash": "10", "note": "наличными"})
     assert named(book(client)["balances"], who) == {"A": 3.5, "B": -4, "C": 0.5}
-
-
-def test_the_evenings_settlement_and_its_pdf_carry_what_was_owed_before(app, client):
-    from ..pulkas.test_drawing import poppler
-
-    evening(client, "ABC", 3, "₽")
-    who = ids(client)
-    client.post("/api/v1/ledger/payments", json={"from": who["C"], "to": who["A"], "amount": "46.50", "currency": "₽"})
-    second = evening(client, "ABC", 3, "₽", deals=0)
-    page = client.get(f"/p/{second}/settlement?cash=10").get_data(as_text=True)
-    assert "B pays A 640.00\u00a0₽" in page and "C pays A 100.00\u00a0₽" in page and "stays owed" in page
-    text = " ".join(poppler("pdftotext", client.get(f"/p/{second}/pulka.pdf").data).split())
-    assert "Owed from before" in text and "B owes A 644.00 ₽ since" in text and "C owes A 99.50 ₽ since" in text
-    assert "B pays A 644.00 ₽" in text  # the PDF is exact, to the cent
-    viewer = app.test_client()  # a link's viewer has no ledger: the PDF without it
-    assert viewer.get(f"/s/{client.post(f'/api/v1/pulkas/{second}/shares', json={'role': 'viewer'}).json['token']}")
-    assert "Owed from before" not in poppler("pdftotext", viewer.get(f"/p/{second}/pulka.pdf").data)

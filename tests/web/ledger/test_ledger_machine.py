@@ -1,10 +1,12 @@
 """The ledger's use cases as a state machine (hypothesis): frozen pulkas arrive and are reopened, payments are
 made and taken back, obligations marked paid and unmarked, the settle-up recorded; after every step the
-balances of each currency sum to 0 and equal a recomputation from the rows, written here independently."""
+balances of each currency sum to 0 and equal a recomputation from the rows, written here independently, and
+who owes is read from them (docs/club.md §3); after a settle-up nothing is owed and every obligation is paid or
+settled."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 
 from hypothesis import settings, strategies as st
@@ -54,7 +56,7 @@ class LedgerMachine(RuleBasedStateMachine):
     def a_pulka_freezes(self, transfers, currency):
         self.pulkas += 1
         pulka = f"p{self.pulkas}"
-        at = datetime(2026, 11, 1, tzinfo=timezone.utc)
+        at = datetime(2026, 11, 1, tzinfo=timezone.utc) + timedelta(hours=self.pulkas)
         for i, ((debtor, creditor), amount) in enumerate(transfers):
             self.repo.obligations.append(ObligationRow(Obligation(f"{pulka}-{i}", pulka, debtor, creditor, amount,
                                                                   currency), pulka, date(2026, 11, 1), at, True))
@@ -110,6 +112,10 @@ class LedgerMachine(RuleBasedStateMachine):
             assert len(suggested) == brute_force_fewest([int(v.scaleb(2)) for v in nonzero])
         service.settle(self.repo, ACCOUNT, RecordSettleUp(currency), BY)
         assert set(self.balances(currency).values()) <= {Decimal(0)}
+        after = service.ledger(self.repo, ACCOUNT, currency)
+        assert after.owed == ()
+        assert {line.status.value for line in after.lines} <= {"paid", "settled"}
+        assert all(line.open == 0 for line in after.lines)
 
     @invariant()
     def balances_sum_to_zero_and_equal_the_rows(self):
@@ -118,10 +124,12 @@ class LedgerMachine(RuleBasedStateMachine):
             assert sum(balances.values(), Decimal(0)) == 0
             assert balances == recomputed(self.repo, currency)
             book = Ledger.of(self.repo.rows(ACCOUNT), currency)
-            for player, value in balances.items():  # a player's pair debts add up to minus his balance
-                rows = sum((d.amount if d.payer == player else -d.amount for d in book.owed
-                            if player in (d.payer, d.payee)), Decimal(0))
-                assert rows == -value
+            # who owes is each player below 0, owing minus his balance; nobody else
+            assert {o.player: o.amount for o in book.owed} == {p: -v for p, v in balances.items() if v < 0}
+            for debt in book.owed:  # since: the end of his oldest obligation's pulka with an open part
+                still = [line.entry.ended for line in book.lines
+                         if line.entry.obligation.debtor == debt.player and line.open > 0]
+                assert debt.since == (min(still) if still else None)
 
 
 LedgerMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=25, deadline=None)

@@ -8,7 +8,7 @@ import pytest
 from scorekeeper.web.domain.deals import DeleteDeal, UndoDeal
 from scorekeeper.files import pulyafile
 from scorekeeper.engine import replay
-from scorekeeper.web.domain.pulkas import Settings
+from scorekeeper.web.domain.pulkas import DeletePulka, Settings
 from scorekeeper.web.domain.refusals import NotFound
 from scorekeeper.web.services import deals, pulkas
 from scorekeeper.web.store import Store
@@ -70,7 +70,7 @@ def test_a_failed_write_stores_and_caches_nothing(repo, owner):
 
 def test_ids_are_random_and_never_reused(repo, owner):
     _, first = stored(repo, owner)
-    pulkas.delete_pulka(repo.pulkas, first.uid)
+    pulkas.delete_pulka(repo.pulkas, DeletePulka(first.uid))
     _, second = stored(repo, owner)
     assert second.uid != first.uid and len(second.uid) == 22
     with pytest.raises(NotFound):

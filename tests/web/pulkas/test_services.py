@@ -12,9 +12,13 @@ import pytest
 from scorekeeper.web.domain.deals import DeleteDeal, EditDeal, EnterDeal, UndoDeal
 from scorekeeper.files import pulyafile
 from scorekeeper.engine import Rules
-from scorekeeper.web.domain.pulkas import ChangeSettings, Settings, read_settings
-from scorekeeper.web.domain.refusals import (DealRefused, NothingToUndo, NotFound, PulkaFrozen, RulesFrozen,
-                                             SettingsInvalid, VersionConflict)
+from scorekeeper.web.domain.limits import Limits
+from scorekeeper.web.domain.paper import KeepSheet
+from scorekeeper.web.domain.pulkas import ChangeSettings, DeletePulka, ImportPulka, Settings, read_settings
+from scorekeeper.web.domain.results import ReopenPulka
+from scorekeeper.web.domain.refusals import (AccountFull, DealRefused, NothingToUndo, NotFound, PulkaFrozen,
+                                             RulesFrozen, SettingsInvalid, TooManyDeals, TooManyPulkas,
+                                             VersionConflict)
 from scorekeeper.web.services import deals, pulkas, results
 
 from ..conftest import SOCHI
@@ -97,7 +101,7 @@ def test_edit_and_delete_that_break_a_later_deal_name_it(repo, owner):
                                        "whist": {"C": "pass", "A": "pass"}},
                                       {"type": "game", "declarer": "A", "contract": "6S",
                                        "whist": {"B": "pass", "C": "pass"}}]})
-    pulka = pulkas.import_pulka(repo.pulkas, owner, file, "Leningrad")
+    pulka = pulkas.import_pulka(repo.pulkas, owner, ImportPulka.of(file, "Leningrad"))
     before = rows(repo)
     raspasy = file.deals[1]
     with pytest.raises(DealRefused) as refused:
@@ -118,7 +122,7 @@ def test_delete_renumbers_the_later_deals(repo, owner):
                             "deals": [{"type": "raspasy", "tricks": {"A": 1, "B": 4, "C": 5}},
                                       {"type": "raspasy", "tricks": {"A": 2, "B": 4, "C": 4}},
                                       {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}]})
-    pulka = pulkas.import_pulka(repo.pulkas, owner, file)
+    pulka = pulkas.import_pulka(repo.pulkas, owner, ImportPulka.of(file))
     after = deals.delete_deal(repo.pulkas, DeleteDeal(pulka.uid, 1))
     assert after.deals == file.deals[1:] and after.version == pulka.version + 1
     stored = pulkas.get_pulka(repo.pulkas, pulka.uid)
@@ -170,13 +174,13 @@ def test_settings_are_checked_by_one_function():
 
 
 def test_import_a_file(repo, owner):
-    pulka = pulkas.import_pulka(repo.pulkas, owner, SOCHI_FILE)
+    pulka = pulkas.import_pulka(repo.pulkas, owner, ImportPulka.of(SOCHI_FILE))
     assert pulka.name == "Imported pulka of A, B, C" and pulka.deals == SOCHI_FILE.deals
     bad = json.loads(json.dumps(SOCHI))
     bad["deals"][2]["tricks"]["C"] = 9
     before = rows(repo)
     with pytest.raises(DealRefused) as refused:
-        pulkas.import_pulka(repo.pulkas, owner, pulyafile.parse(bad))
+        pulkas.import_pulka(repo.pulkas, owner, ImportPulka.of(pulyafile.parse(bad)))
     assert (refused.value.code, refused.value.deal) == ("tricks_sum", 3)
     assert rows(repo) == before
 
@@ -185,13 +189,13 @@ def test_unknown_pulkas_and_deals(repo, owner):
     pulka = sochi(repo, owner, 1)
     for call in (lambda: pulkas.get_pulka(repo.pulkas, "nope"), lambda: deals.undo(repo.pulkas, UndoDeal("nope")),
                  lambda: deals.add_deal(repo.pulkas, EnterDeal("nope", SOCHI_FILE.deals[0])),
-                 lambda: pulkas.delete_pulka(repo.pulkas, "nope"),
+                 lambda: pulkas.delete_pulka(repo.pulkas, DeletePulka("nope")),
                  lambda: deals.edit_deal(repo.pulkas, EditDeal(pulka.uid, 2, SOCHI_FILE.deals[0])),
                  lambda: deals.delete_deal(repo.pulkas, DeleteDeal(pulka.uid, 0)),
                  lambda: deals.delete_deal(repo.pulkas, DeleteDeal(pulka.uid, 2))):
         with pytest.raises(NotFound):
             call()
-    pulkas.delete_pulka(repo.pulkas, pulka.uid)
+    pulkas.delete_pulka(repo.pulkas, DeletePulka(pulka.uid))
     with pytest.raises(NotFound):
         pulkas.get_pulka(repo.pulkas, pulka.uid)
 
@@ -205,6 +209,56 @@ def test_preview_stores_nothing(repo, owner):
     assert rows(repo) == before
 
 
+# -- the app's limits, kept by the use cases (the fakes only count) ---------------------------------------
+
+
+def test_a_pulka_holds_at_most_the_deals_the_limits_allow(repo, owner):
+    three = Limits(pulka_deals=3)
+    pulka = pulkas.create_pulka(repo.pulkas, owner, ABC, SOCHI_FILE.deals[:3], limits=three)
+    before = rows(repo)
+    with pytest.raises(TooManyDeals) as refused:
+        deals.add_deal(repo.pulkas, EnterDeal(pulka.uid, SOCHI_FILE.deals[3]), limits=three)
+    assert (refused.value.code, refused.value.message) == ("too_many_deals", "a pulka here holds at most 3 deals: "
+                                                                             "start a new one")
+    with pytest.raises(TooManyDeals):
+        pulkas.import_pulka(repo.pulkas, owner, ImportPulka.of(SOCHI_FILE), three)
+    assert rows(repo) == before
+    assert len(deals.add_deal(repo.pulkas, EnterDeal(pulka.uid, SOCHI_FILE.deals[3])).deals) == 4  # the default
+
+
+def test_an_account_keeps_at_most_its_pulkas_and_their_deals_in_all(repo, owner):
+    small = Limits(pulkas=2, deals=5)
+    first = pulkas.create_pulka(repo.pulkas, owner, ABC, SOCHI_FILE.deals[:4], limits=small)
+    pulkas.create_pulka(repo.pulkas, owner, ABC, limits=small)
+    before = rows(repo)
+    for write in (lambda: pulkas.create_pulka(repo.pulkas, owner, ABC, limits=small),
+                  lambda: pulkas.again(repo.pulkas, owner, first.uid, limits=small),
+                  lambda: paper_keep(repo, owner, small)):
+        with pytest.raises(TooManyPulkas) as refused:
+            write()
+        assert (refused.value.code, refused.value.field) == ("too_many_pulkas", "pulkas")
+    assert rows(repo) == before
+    other = repo.accounts.create_account("other", "not a real hash").id
+    pulkas.create_pulka(repo.pulkas, other, ABC, limits=small)  # another account has its own room
+    deals.add_deal(repo.pulkas, EnterDeal(first.uid, SOCHI_FILE.deals[4]), limits=small)  # the fifth
+    before = rows(repo)
+    with pytest.raises(AccountFull) as refused:
+        deals.add_deal(repo.pulkas, EnterDeal(first.uid, SOCHI_FILE.deals[5]), limits=small)
+    assert (refused.value.code, refused.value.field) == ("account_full", "deals")
+    assert rows(repo) == before
+    deals.undo(repo.pulkas, UndoDeal(first.uid))  # taking back makes room again
+    deals.add_deal(repo.pulkas, EnterDeal(first.uid, SOCHI_FILE.deals[4]), limits=small)
+
+
+def paper_keep(repo, owner, limits):
+    from scorekeeper.files import sheetfile
+    from scorekeeper.web.services import paper
+
+    sheet = sheetfile.parse({"format": "pulya-sheet/1", "players": ["A", "B", "C"], "rules": {"preset": "sochi"},
+                             "pulya": {"A": 2, "B": 0, "C": 0}, "gora": {"A": 0, "B": 0, "C": 0}})
+    return paper.keep(repo.pulkas, owner, KeepSheet.of(sheet), "anna", limits)
+
+
 # -- a paper sheet kept, and gone on from -----------------------------------------------------------
 
 
@@ -214,7 +268,7 @@ def test_a_kept_sheet_is_a_pulka_going_on_from_it(repo, owner):
 
     sheet = sheetfile.parse({"format": "pulya-sheet/1", "players": ["A", "B", "C"], "rules": {"preset": "sochi"},
                              "pulya": {"A": 20, "B": 10, "C": 0}, "gora": {"A": 4, "B": 30, "C": 0}})
-    kept = paper.keep(repo.pulkas, owner, sheet, "anna")
+    kept = paper.keep(repo.pulkas, owner, KeepSheet.of(sheet), "anna")
     assert kept.opening == sheet.sheet and kept.deals == () and kept.sheet.pulya == (20, 10, 0)
     assert kept.settlement == paper.settle_sheet(sheet)[0]
     # kept closed, as the paper left it: its result is the sheet's settlement, until its owner reopens it
@@ -225,7 +279,7 @@ def test_a_kept_sheet_is_a_pulka_going_on_from_it(repo, owner):
                                    "whist": {"B": "pass", "C": "pass"}}, {"A": 0, "B": 1, "C": 2}, 1)
     with pytest.raises(PulkaFrozen):
         deals.add_deal(repo.pulkas, EnterDeal(kept.uid, deal))
-    results.reopen(repo.pulkas, kept.uid, "anna")
+    results.reopen(repo.pulkas, ReopenPulka(kept.uid), "anna")
     played = deals.add_deal(repo.pulkas, EnterDeal(kept.uid, deal))
     assert played.sheet.pulya == (20, 12, 0) and played.sheet.whists[0][1] == 20
     assert repo.pulkas.get(kept.uid).opening == sheet.sheet
@@ -244,6 +298,6 @@ def test_a_sheet_above_its_size_is_not_kept(repo, owner):
     sheet = sheetfile.parse({"format": "pulya-sheet/1", "players": ["A", "B", "C"], "rules": {"preset": "rostov"},
                              "pulya": {"A": 25, "B": 10, "C": 0}, "gora": {"A": 4, "B": 30, "C": 0}})
     with pytest.raises(Refused) as refused:
-        paper.keep(repo.pulkas, owner, sheet, "anna")
+        paper.keep(repo.pulkas, owner, KeepSheet.of(sheet), "anna")
     assert (refused.value.code, refused.value.field) == ("bad_opening", "pulya.A")
     assert pulkas.list_pulkas(repo.pulkas, owner) == []

@@ -4,6 +4,7 @@ server's files are private, and it does not start on a database it cannot write.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shutil
@@ -27,6 +28,7 @@ from scorekeeper.web.store.db import safe_url
 
 from ..conftest import SOCHI, make_app
 from .test_backup import app_url, close, fill, sheets
+from .test_backup_references import BROKEN, a_club, the_club
 
 UNREACHABLE = "postgresql+psycopg://nobody@127.0.0.1:1/x"
 AS_ROOT = os.geteuid() == 0
@@ -249,3 +251,34 @@ def test_backup_and_restore_commands(name, tmp_path):
     close(app)
     close(restored)
 
+
+
+@pytest.mark.parametrize("name", ["backup.json.gz", "backup.sqlite"])
+def test_the_commands_restore_a_club_that_merged_a_player_into_a_newer_one(name, tmp_path):
+    served = tmp_path / "served"
+    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False}, instance_path=str(served))
+    a_club(app).merge("Old", "Newest")
+    file = tmp_path / name
+    assert run("backup", str(file), SCOREKEEPER_INSTANCE=str(served)).returncode == 0
+
+    new = tmp_path / "new"
+    done = run("restore", str(file), SCOREKEEPER_INSTANCE=str(new))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"scorekeeper: restored {file} (")
+    restored = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False}, instance_path=str(new))
+    assert the_club(restored) == the_club(app)
+    close(app)
+    close(restored)
+
+
+def test_the_restore_command_names_the_broken_reference_in_one_line(tmp_path):
+    app = make_app(f"sqlite:///{tmp_path / 'source.sqlite'}", tmp_path)
+    a_club(app).merge("Old", "New")
+    backup(app_url(app), tmp_path / "good.json.gz")
+    close(app)
+    change, words = BROKEN["a merge into a player the archive lacks"]
+    broken = change(json.loads(gzip.decompress((tmp_path / "good.json.gz").read_bytes())))
+    file = tmp_path / "broken.json.gz"
+    file.write_bytes(gzip.compress(json.dumps(broken).encode()))
+    line = refused(run("restore", str(file), SCOREKEEPER_INSTANCE=str(tmp_path / "new")))
+    assert line == f"scorekeeper: {file} is damaged: {words(broken)}; nothing was restored"

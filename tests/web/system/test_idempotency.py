@@ -213,7 +213,87 @@ def test_the_openapi_document_gives_the_header_to_every_write_that_takes_it(app,
               for rule in app.url_map.iter_rules() if rule.endpoint.startswith("api.")
               and getattr(app.view_functions[rule.endpoint], "idempotent", False)
               for method in rule.methods - {"HEAD", "OPTIONS"}}
-    assert documented == routes and len(routes) == 13  # the ledger's five among them
+    # The ledger's five among them, and a pulka's settings and deletion, its share links, the players' renames
+    # and merges, a new account and a token revoked.
+    assert documented == routes and len(routes) == 22
+
+
+# The owner's other writes, each through the unit of work the edge opens, on the pulka of docs/rules.md §10
+# with its first two deals: (method, path, body).
+OWNER_WRITES = {
+    "settings": ("PATCH", "/api/v1/pulkas/{uid}", {"name": "Renamed", "currency": "€"}),
+    "delete pulka": ("DELETE", "/api/v1/pulkas/{uid}", None),  # sent again without its key: 404
+    "share": ("POST", "/api/v1/pulkas/{uid}/shares", {"role": "scorer", "label": "Boris"}),  # again: a second link
+    "close": ("POST", "/api/v1/pulkas/{uid}/close", None),  # again: refused, frozen
+}
+
+
+@pytest.mark.parametrize("write", sorted(OWNER_WRITES))
+def test_an_owner_s_write_sent_again_with_its_key_is_made_once(app, client, write):
+    method, path, body = OWNER_WRITES[write]
+    path = path.format(uid=sochi(client, 2))
+    first = client.open(path, method=method, json=body, headers=key("k-1"))
+    assert first.status_code in (200, 201, 204), first.json
+    assert "Idempotent-Replayed" not in first.headers
+    stored = snapshot(app)
+    again = client.open(path, method=method, json=body, headers=key("k-1"))
+    assert (again.status_code, again.json) == (first.status_code, first.json)
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert snapshot(app) == stored
+
+
+def test_a_share_link_revoked_twice_with_its_key_answers_204_twice(app, client):
+    uid = sochi(client, 2)
+    link = client.post(f"/api/v1/pulkas/{uid}/shares", json={"role": "viewer"}).json["id"]
+    assert client.delete(f"/api/v1/pulkas/{uid}/shares/{link}", headers=key("k-1")).status_code == 204
+    stored = snapshot(app)
+    again = client.delete(f"/api/v1/pulkas/{uid}/shares/{link}", headers=key("k-1"))
+    assert (again.status_code, again.headers["Idempotent-Replayed"]) == (204, "true")  # without the key: 404
+    assert snapshot(app) == stored
+    assert client.delete(f"/api/v1/pulkas/{uid}/shares/{link}").status_code == 404
+
+
+def _ids(client) -> dict[str, str]:
+    return {p["name"]: p["id"] for p in client.get("/api/v1/players").json["players"]}
+
+
+def test_a_rename_a_merge_and_its_undoing_sent_again_with_their_keys_are_made_once(app, client):
+    """Two spellings of one player at two tables: renamed, merged and the merge undone, each sent twice."""
+    create(client, ("A", "B", "C"))
+    create(client, ("A", "B", "Cyril"))
+    ids = _ids(client)
+    writes = [("PATCH", f"/api/v1/players/{ids['C']}", {"name": "Cy"}, 200),
+              ("POST", f"/api/v1/players/{ids['C']}/merge", {"into": ids["Cyril"]}, 204),
+              # sent again without its key, the undoing is refused: he is not merged any more
+              ("DELETE", f"/api/v1/players/{ids['C']}/merge", None, 204)]
+    for number, (method, path, body, status) in enumerate(writes):
+        first = client.open(path, method=method, json=body, headers=key(f"k-{number}"))
+        assert first.status_code == status, first.json
+        stored = snapshot(app)
+        again = client.open(path, method=method, json=body, headers=key(f"k-{number}"))
+        assert (again.status_code, again.json, again.headers["Idempotent-Replayed"]) == (status, first.json, "true")
+        assert snapshot(app) == stored
+    assert sorted(_ids(client)) == ["A", "B", "Cy", "Cyril"]
+    assert client.delete(f"/api/v1/players/{ids['C']}/merge").status_code == 400
+
+
+def test_a_rename_under_a_used_key_with_another_name_is_refused(app, client):
+    create(client)
+    ids = _ids(client)
+    assert client.patch(f"/api/v1/players/{ids['C']}", json={"name": "Cy"}, headers=key("k-1")).status_code == 200
+    stored = snapshot(app)
+    refused = client.patch(f"/api/v1/players/{ids['C']}", json={"name": "Cyril"}, headers=key("k-1"))
+    assert (refused.status_code, refused.json["error"]["code"]) == (422, "idempotency_key_reused")
+    assert snapshot(app) == stored
+
+
+def test_a_refused_owner_s_write_keeps_no_key(app, client):
+    uid = sochi(client, 2)
+    stored = snapshot(app)
+    bad = client.patch(f"/api/v1/pulkas/{uid}", json={"players": ["A", "B", "C", "D"]}, headers=key("k-1"))
+    assert bad.status_code == 409  # rules_frozen: the pulka has deals
+    assert snapshot(app) == stored
+    assert client.patch(f"/api/v1/pulkas/{uid}", json={"name": "Late"}, headers=key("k-1")).status_code == 200
 
 
 # -- the pages ---------------------------------------------------------------------------------------
@@ -232,12 +312,12 @@ def test_each_form_shown_carries_a_fresh_key(app, client):
         assert len(keys) == 2, path  # the sheet too, though its page is kept per version
 
 
-def _posted_twice(app, client, path: str, form: dict[str, str]):
-    first = client.post(path, data=form | {"idempotency_key": "k-1"})
+def _posted_twice(app, client, path: str, form: dict[str, str], once: str = "k-1"):
+    first = client.post(path, data=form | {"idempotency_key": once})
     assert first.status_code == 302, first.get_data(as_text=True)[:500]
     flashed = flashes(client.get(first.headers["Location"]))
     stored = snapshot(app)
-    again = client.post(path, data=form | {"idempotency_key": "k-1"})
+    again = client.post(path, data=form | {"idempotency_key": once})
     assert (again.status_code, again.headers["Location"], again.headers["Idempotent-Replayed"]) == \
            (302, first.headers["Location"], "true")
     assert flashes(client.get(again.headers["Location"])) == flashed
@@ -272,3 +352,27 @@ def test_a_new_pulka_or_an_import_sent_twice_makes_one(app, client):
     _posted_twice(app, client, "/new", new_pulka_form())
     _posted_twice(app, client, "/import", {"text": json.dumps(SOCHI), "name": "Imported"})
     assert sorted(p["name"] for p in client.get("/api/v1/pulkas").json["pulkas"]) == ["Friday", "Imported"]
+
+
+def test_settings_a_share_link_and_a_deletion_sent_twice_are_made_once(app, client):
+    uid = sochi(client, 2)
+    assert _posted_twice(app, client, f"/p/{uid}/settings", {"name": "Late", "currency": "€"}) == \
+        ["Settings saved."]
+    assert client.get(f"/api/v1/pulkas/{uid}").json["name"] == "Late"
+    assert _posted_twice(app, client, f"/p/{uid}/shares", {"role": "viewer", "label": "Vera"}) == \
+        ["A viewer link is ready: let them scan it."]
+    assert [s["label"] for s in client.get(f"/api/v1/pulkas/{uid}/shares").json["shares"]] == ["Vera"]
+    _posted_twice(app, client, f"/p/{uid}/remove", {})
+    assert client.get("/api/v1/pulkas").json["pulkas"] == []
+
+
+def test_a_player_renamed_and_merged_on_his_page_twice_is_so_once(app, client):
+    create(client, ("A", "B", "C"))
+    create(client, ("A", "B", "Cyril"))
+    ids = _ids(client)
+    assert _posted_twice(app, client, f"/players/{ids['C']}", {"action": "rename", "name": "Cy"}) == ["Renamed Cy."]
+    assert _posted_twice(app, client, f"/players/{ids['C']}", {"action": "merge", "into": ids["Cyril"]}, "k-2") == \
+        ["Merged: his pulkas count for the one you chose; the merge can be undone there."]
+    assert _posted_twice(app, client, f"/players/{ids['Cyril']}", {"action": "unmerge", "merged": ids["C"]}) == \
+        ["The merge is undone."]
+    assert sorted(_ids(client)) == ["A", "B", "Cy", "Cyril"]
