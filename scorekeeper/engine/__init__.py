@@ -35,8 +35,8 @@ from .scoring import Column, Entry
 from .settlement import Settlement, Transfer, settle
 from .paper import Pair, pairs, paper_sheet
 from .ledger import (
-    LedgerStanding, Obligation, ObligationStatus, Open, Owed, Payment, PaymentKind, SettleUp, balances, mark_paid,
-    ledger_standing, paid, reversal, settle_up, unmark,
+    LedgerStanding, Obligation, ObligationStatus, Open, Owed, Payment, PaymentKind, SettleUp, balances, balances_of,
+    debtor_standing, ledger_standing, mark_paid, order_key, paid, reversal, settle_up, unmark,
 )
 from .sheet import Points, Sheet
 from .texts import Gettext, Ngettext, Seat, Text, quoted
@@ -58,7 +58,8 @@ __all__ = [
     "seats_in_play", "settle", "standings",
     # the ledger
     "LedgerStanding", "Obligation", "ObligationStatus", "Open", "Owed", "Payment", "PaymentKind", "SettleUp", "balances",
-    "ledger_standing", "mark_paid", "paid", "reversal", "settle_up", "unmark",
+    "balances_of", "debtor_standing", "ledger_standing", "mark_paid", "order_key", "paid", "reversal", "settle_up",
+    "unmark",
 ]
 
 

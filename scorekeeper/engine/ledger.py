@@ -14,7 +14,8 @@ makes every answer the same for the same rows in any order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable, Mapping
+from collections import deque
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
@@ -138,13 +139,27 @@ def balances(obligations: Collection[Obligation[K, I]], payments: Collection[Pay
     him − payments received + payments made. Every player on a row is listed, even at 0, in sorted order;
     the amounts sum to exactly 0."""
     _check(obligations, payments)
+    moved: dict[tuple[K, K], int] = {}
+    for p in payments:
+        moved[p.payer, p.payee] = moved.get((p.payer, p.payee), 0) + p.cents
+    return _balances(obligations, moved)
+
+
+def balances_of(obligations: Collection[Obligation[K, I]], moved: Mapping[tuple[K, K], Decimal]) -> dict[K, Decimal]:
+    """The balances, as `balances` gives them, from the obligations and what the payments moved: by (payer,
+    payee), the payments from one to the other less their reversals (each pair with a row, even at 0), as a
+    database sums them without handing over every row."""
+    return _balances(obligations, {pair: _cents(amount) for pair, amount in moved.items()})
+
+
+def _balances(obligations: Collection[Obligation[K, I]], moved: Mapping[tuple[K, K], int]) -> dict[K, Decimal]:
     cents: dict[K, int] = {}
     for o in obligations:
         cents[o.creditor] = cents.get(o.creditor, 0) + _cents(o.amount)
         cents[o.debtor] = cents.get(o.debtor, 0) - _cents(o.amount)
-    for p in payments:
-        cents[p.payer] = cents.get(p.payer, 0) + p.cents
-        cents[p.payee] = cents.get(p.payee, 0) - p.cents
+    for (payer, payee), paid_cents in moved.items():
+        cents[payer] = cents.get(payer, 0) + paid_cents
+        cents[payee] = cents.get(payee, 0) - paid_cents
     return {player: _decimal(cents[player]) for player in sorted(cents)}
 
 
@@ -214,21 +229,44 @@ def ledger_standing(obligations: Collection[Obligation[K, I]], payments: Collect
         if p.obligation in paid_cents:
             paid_cents[p.obligation] += p.cents
     own: dict[K, list[Obligation[K, I]]] = {}
-    for o in sorted(obligations, key=lambda o: (ended[o.pulka], _id_order(o.id))):
+    for o in sorted(obligations, key=lambda o: order_key(o, ended[o.pulka])):
         own.setdefault(o.debtor, []).append(o)
     left: dict[I, int] = {}
     since: dict[K, E] = {}
     for debtor, theirs in own.items():
-        opens = [max(0, _cents(o.amount) - paid_cents[o.id]) for o in theirs]
-        cover = _cents(found[debtor]) + sum(opens)
-        for o, still in zip(theirs, opens):
-            closed = min(max(cover, 0), still)
-            cover -= closed
-            left[o.id] = still - closed
-            if left[o.id] and debtor not in since:
+        for o, still in zip(theirs, _left(_cents(found[debtor]), theirs, paid_cents)):
+            left[o.id] = still
+            if still and debtor not in since:
                 since[debtor] = ended[o.pulka]
     owed = tuple(Owed(player, -amount, since.get(player)) for player, amount in found.items() if amount < 0)
     return LedgerStanding(found, owed, tuple(_open(o, paid_cents[o.id], left[o.id]) for o in obligations))
+
+
+def debtor_standing(balance: Decimal, theirs: Sequence[Obligation[K, I]], paid: Mapping[I, Decimal]
+                    ) -> tuple[Open[K, I], ...]:
+    """One debtor's obligations as `ledger_standing` finds them, from his `balance` alone: `theirs`, every
+    obligation of his in the currency, oldest first (by its pulka's end, then id); `paid`, what the payments
+    linked to each paid (by id, none: 0). What a write answers for one obligation, without the other rows."""
+    paid_cents = {o.id: _cents(paid.get(o.id, Decimal(0))) for o in theirs}
+    return tuple(_open(o, paid_cents[o.id], still)
+                 for o, still in zip(theirs, _left(_cents(balance), theirs, paid_cents)))
+
+
+def _left(balance: int, theirs: Sequence[Obligation[K, I]], paid_cents: Mapping[I, int]) -> list[int]:
+    """What is still open on each of a debtor's obligations (oldest first), in cents, `balance` his."""
+    opens = [max(0, _cents(o.amount) - paid_cents[o.id]) for o in theirs]
+    cover = balance + sum(opens)
+    left = []
+    for still in opens:
+        closed = min(max(cover, 0), still)
+        cover -= closed
+        left.append(still - closed)
+    return left
+
+
+def order_key(obligation: Obligation[K, I], ended: E) -> tuple[E, tuple[int, Any]]:
+    """Where an obligation stands among its debtor's: the oldest pulka first, then by id."""
+    return ended, _id_order(obligation.id)
 
 
 def _open(obligation: Obligation[K, I], paid_cents: int, left: int) -> Open[K, I]:
@@ -278,6 +316,8 @@ def settle_up(balances: Mapping[K, Decimal], unit: Decimal | None = None) -> Set
     g − 1 do (the largest debtor pays the largest creditor, docs/rules.md §15, ≤ g − 1 times): so the fewest are
     n − the most disjoint zero-sum groups of the n nonzero balances.
     The greedy rule alone is not minimal: +4 +3 +3 −6 −4 take it 4 payments, {+4 −4} {+3 +3 −6} three.
+    Past EXACT_UP_TO balances left once opposite pairs are matched, those left settle by the greedy rule: the
+    pairs and the rule each take O(n log n), so a club of thousands of open balances settles in a request.
     """
     players = sorted(balances)
     cents = [_cents(balances[player]) for player in players]
@@ -300,14 +340,14 @@ def settle_up(balances: Mapping[K, Decimal], unit: Decimal | None = None) -> Set
 def _opposites(indices: list[int], cents: list[int]) -> tuple[list[list[int]], list[int]]:
     """Pairs x, −x, each a group of its own, and the rest. Some best grouping has every such pair apart: a
     group holding both splits in two, and two groups holding one each regroup as the pair and the others."""
-    waiting: dict[int, list[int]] = {}
+    waiting: dict[int, deque[int]] = {}  # a queue: the earliest waiting is matched first, in O(1)
     pairs = []
     for i in indices:
         match = waiting.get(-cents[i])
         if match:
-            pairs.append([match.pop(0), i])
+            pairs.append([match.popleft(), i])
         else:
-            waiting.setdefault(cents[i], []).append(i)
+            waiting.setdefault(cents[i], deque()).append(i)
     paired = {i for pair in pairs for i in pair}
     return pairs, [i for i in indices if i not in paired]
 

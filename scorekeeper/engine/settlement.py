@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from heapq import heapify, heappop, heappush
 from math import floor
 from typing import Generic, TypeVar
 
@@ -58,15 +59,24 @@ def _cents(amounts: list[Fraction]) -> list[int]:
 
 
 def _transfers(cents: list[int]) -> list[Transfer[int]]:
-    """The largest debtor pays the largest creditor, repeatedly (ties: the earlier seat)."""
-    left = list(cents)
+    """The largest debtor pays the largest creditor, repeatedly (ties: the earlier seat).
+
+    Each payment brings one of the two to 0, and the other goes back to its heap: at most n − 1 payments,
+    each O(log n), where picking them by a scan of every balance was O(n) a payment (a ledger's settle-up
+    past its exact bound has thousands of balances)."""
+    debtors = [(c, i) for i, c in enumerate(cents) if c < 0]  # the largest debt first: the most negative
+    creditors = [(-c, i) for i, c in enumerate(cents) if c > 0]
+    heapify(debtors)
+    heapify(creditors)
     transfers: list[Transfer[int]] = []
-    while any(left):
-        payer = min(range(len(left)), key=lambda i: (left[i], i))
-        payee = min(range(len(left)), key=lambda i: (-left[i], i))
-        amount = min(-left[payer], left[payee])
-        left[payer] += amount
-        left[payee] -= amount
+    while debtors and creditors:
+        debt, payer = heappop(debtors)
+        credit, payee = heappop(creditors)
+        amount = min(-debt, -credit)
+        if debt + amount:
+            heappush(debtors, (debt + amount, payer))
+        if credit + amount:
+            heappush(creditors, (credit + amount, payee))
         transfers.append(Transfer(payer, payee, Decimal(amount).scaleb(-2)))
     return transfers
 
