@@ -44,7 +44,7 @@ def main() -> None:
         settings = Settings(f"Вечер {number}", "₽", tuple(rng.sample(names, n)), file.first_dealer, file.rules)
         pulka_service.create_pulka(store.pulkas, owner, settings, file.deals, closed_by="club")
     with store.ledger.writing(owner, "club") as write:
-        ids = sorted(p for p in write.rows.players)
+        ids = sorted(p for p in write.players)
         for _ in range(args.payments):
             payer, payee = rng.sample(ids, 2)
             write.add(Payment("new", payer, payee, Decimal(rng.randint(1, 50000)).scaleb(-2), "₽"))

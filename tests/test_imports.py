@@ -11,7 +11,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "scorekeeper"
 # Pure computation only: no I/O, no clock, no process state (the engine's part of the project's bar).
 ENGINE_MAY_IMPORT = {"__future__", "collections", "collections.abc", "dataclasses", "decimal", "enum", "fractions", "functools",
-                     "math", "typing"}
+                     "heapq", "math", "typing"}
 
 
 def _modules() -> dict[str, Path]:

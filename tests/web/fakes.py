@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
+from decimal import Decimal
 from typing import Any
 
 from scorekeeper.engine import Deal, Record, Replay, replay
@@ -348,8 +349,50 @@ class FakeLedger:
 
 
 class _FakeLedgerWrite:
+    """One write's loads (services.ledger.LedgerWrite), from the rows as they stand and what it added: filters
+    and sums, as the store's queries are."""
+
     def __init__(self, rows: Any, by: str) -> None:
         self.rows, self.by, self.added = rows, by, list[Any]()
+
+    @property
+    def players(self) -> Any:
+        return self.rows.players
+
+    def _payments(self) -> list[Any]:
+        return [*self.rows.payments, *self.added]
+
+    def obligation(self, id: str) -> Any:
+        return next((e for e in self.rows.obligations if e.obligation.id == id), None)
+
+    def obligations(self, currency: str) -> Any:
+        return [e for e in self.rows.obligations if e.obligation.currency == currency]
+
+    def payment(self, id: str) -> Any:
+        return next((r for r in self._payments() if r.payment.id == id), None)
+
+    def reversal_of(self, id: str) -> Any:
+        return next((r for r in self._payments() if r.payment.reverses == id), None)
+
+    def on(self, obligation: Any) -> Any:
+        o = obligation.obligation
+        return [r for r in self._payments() if r.payment.obligation == o.id and r.payment.currency == o.currency]
+
+    def paid(self, currency: str, obligations: Any) -> Any:
+        found: dict[str, Any] = {}
+        for r in self._payments():
+            p = r.payment
+            if p.currency == currency and p.obligation in obligations:
+                found[p.obligation] = found.get(p.obligation, 0) + p.cents
+        return {id: Decimal(cents).scaleb(-2) for id, cents in found.items()}
+
+    def moved(self, currency: str) -> Any:
+        found: dict[tuple[str, str], int] = {}
+        for r in self._payments():
+            p = r.payment
+            if p.currency == currency:
+                found[p.payer, p.payee] = found.get((p.payer, p.payee), 0) + p.cents
+        return {pair: Decimal(cents).scaleb(-2) for pair, cents in found.items()}
 
     def add(self, payment: Any, note: str = "") -> Any:
         from scorekeeper.web.domain.ledger import Row

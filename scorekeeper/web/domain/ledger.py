@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, tzinfo
 from decimal import Decimal, InvalidOperation
+from typing import Any, Protocol
 
 from ...engine import (Obligation, ObligationStatus, Open, Owed, Payment, PaymentKind, SettleUp, ledger_standing,
                        settle_up)
@@ -79,6 +80,15 @@ class Reopened:
     at: datetime
 
 
+class Memo(Protocol):
+    """Where a ledger keeps what it works out on asking, shared by the requests that read it (the store's cache,
+    keyed by the versions the rows were read at, so that it is dropped with them)."""
+
+    def get(self, key: Hashable) -> Any: ...
+
+    def put(self, key: Hashable, item: Any) -> Any: ...
+
+
 @dataclass(frozen=True)
 class Rows:
     """Everything a caller's ledger is made of, in every currency: the players (by id, merged ones counted as
@@ -93,6 +103,7 @@ class Rows:
     # is read from changes, so the requests until the next write share these figures. (Two threads that
     # both miss one work out the same figures, and setdefault keeps one.)
     _ledgers: dict[str, Ledger] = field(default_factory=dict, init=False, compare=False, repr=False)
+    memo: Memo | None = field(default=None, compare=False, repr=False)  # what its settle-ups in cash keep
 
     def ledger(self, currency: str) -> Ledger:
         """The ledger in `currency`."""
@@ -111,7 +122,7 @@ class Rows:
 
     def with_payments(self, added: Sequence[Row]) -> Rows:
         """These rows and the payments a write added (its figures worked out afresh)."""
-        return replace(self, payments=self.payments + tuple(added))
+        return replace(self, payments=self.payments + tuple(added), memo=None)  # other rows: not their memo
 
     def payment(self, id: str) -> Row | None:
         return next((r for r in self.payments if r.payment.id == id), None)
@@ -164,6 +175,7 @@ class Ledger:
     taken_back: frozenset[str]  # ids of the payments a reversal took back
     settle_up: SettleUp[str]
     reopened: tuple[Reopened, ...]
+    memo: Memo | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def of(cls, rows: Rows, currency: str) -> Ledger:
@@ -181,7 +193,7 @@ class Ledger:
         return cls(currency, rows.currencies(), rows.players, found.balances, found.owed, tuple(lines),
                    tuple(sorted((replace(stored[p.id], payment=p) for p in payments),
                                 key=lambda r: (r.at, r.payment.id), reverse=True)),
-                   taken_back, settle_up(found.balances), rows.reopened)
+                   taken_back, settle_up(found.balances), rows.reopened, rows.memo)
 
     def name(self, player: str) -> str:
         return self.players[player].name if player in self.players else "?"
@@ -190,8 +202,18 @@ class Ledger:
         return next((line for line in self.lines if line.entry.obligation.id == obligation), None)
 
     def settle_up_in(self, unit: Decimal | None) -> SettleUp[str]:
-        """The suggested settle-up, in a cash unit if one is given (each balance rounded to it first)."""
-        return self.settle_up if unit is None else settle_up(self.balances, unit)
+        """The suggested settle-up, in a cash unit if one is given (each balance rounded to it first): worked out
+        once for these rows and that unit, however many ask (each request would otherwise settle the whole
+        ledger again)."""
+        if unit is None:
+            return self.settle_up
+        key = ("settle-up", self.currency, unit)
+        found: SettleUp[str] | None = None if self.memo is None else self.memo.get(key)
+        if found is None:
+            found = settle_up(self.balances, unit)
+            if self.memo is not None:
+                found = self.memo.put(key, found)
+        return found
 
 
 @dataclass(frozen=True)
@@ -292,38 +314,3 @@ def read_note(note: object) -> str:
     if not isinstance(note, str) or len(note) > LEDGER_NOTE_MAX or not one_line(note):
         raise Refused(Msg("note is one line of at most {most} characters")(most=LEDGER_NOTE_MAX), "note")
     return note.strip()
-
-
-@dataclass(frozen=True)
-class TableStanding:
-    """Where the players of a pulka stand in the ledger now, in its currency (docs/club.md §4): each one's
-    balance, everything included (that pulka too), as read at `read`."""
-
-    ledger: Ledger
-    players: tuple[str, ...]  # their ids by seat, each once
-    read: datetime
-
-    @property
-    def balances(self) -> tuple[tuple[str, Decimal], ...]:
-        """Each player's balance (0 when he has no row in the currency), by seat."""
-        return tuple((player, self.ledger.balances.get(player, Decimal(0))) for player in self.players)
-
-    @property
-    def settled(self) -> bool:
-        """Every one of them at 0: nothing to show."""
-        return not any(amount for _, amount in self.balances)
-
-    @property
-    def among_themselves(self) -> bool:
-        """Their balances sum to 0: the table owes only itself, and its own settle-up settles all of it."""
-        return sum((amount for _, amount in self.balances), Decimal(0)) == 0
-
-    @property
-    def writable(self) -> bool:
-        """Every one of them is the caller's own player: he may record their settle-up."""
-        return all(player in self.ledger.players and self.ledger.players[player].own for player in self.players)
-
-    def settle_up(self, unit: Decimal | None = None) -> SettleUp[str]:
-        """The fewest payments that bring their balances to 0 (in a cash unit if one is given); only when
-        `among_themselves`."""
-        return settle_up(dict(self.balances), unit)

@@ -3,26 +3,58 @@ taken back, the suggested settle-up recorded (of everyone, or of one table's pla
 players stand in it now.
 
 Only the circle's owner writes: payments between his own players, marks on the obligations of his own pulkas.
-Every write reads the rows under the ledger's lock and decides from them, so a mark sent twice pays once."""
+Every write reads, under the ledger's lock, the rows it decides from and no others (the payments on one
+obligation, the balances summed by the database), so that a mark sent twice pays once, and a write on a ledger
+of thousands of rows holds the lock no longer than on one of ten."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime, timezone
+from decimal import Decimal
 from typing import Protocol
 
 from ...engine import Payment, PaymentKind, mark_paid, reversal, unmark
 from ...i18n.words import Msg
-from ..domain.ledger import (Ledger, Line, MarkPaid, RecordPayment, RecordSettleUp, Row, Rows, TableStanding,
+from ..domain.balances import Balances, TableStanding, line_among
+from ..domain.ledger import (Ledger, Line, MarkPaid, ObligationRow, RecordPayment, RecordSettleUp, Row, Rows,
                              TakeBack, check_ends, read_currency)
+from ..domain.players import Player
 from ..domain.refusals import ErrorCode, Forbidden, NotFound, Refused
 
 DRAFT = "new"  # the id of a payment not yet stored (the store gives it its own)
 
 
 class LedgerWrite(Protocol):
+    """One write's view of the ledger, under its lock: each load reads only what it names. A payment is counted
+    as the ledger counts it (the account's own, and those of the pulkas shared with it made on their obligations);
+    what `add` stored is counted by every load after it."""
+
     @property
-    def rows(self) -> Rows: ...
+    def players(self) -> Mapping[str, Player]:
+        """The players of the circle, by id (a merged one as the one he is merged into)."""
+
+    def obligation(self, id: str) -> ObligationRow | None:
+        """The obligation of a frozen pulka the account reads, by id."""
+
+    def obligations(self, currency: str) -> Sequence[ObligationRow]:
+        """Every obligation of the currency."""
+
+    def payment(self, id: str) -> Row | None: ...
+
+    def reversal_of(self, id: str) -> Row | None:
+        """The row that took the payment back, if one did."""
+
+    def on(self, obligation: ObligationRow) -> Sequence[Row]:
+        """The payments linked to the obligation, in its currency, the oldest first."""
+
+    def paid(self, currency: str, obligations: Collection[str]) -> Mapping[str, Decimal]:
+        """What the payments linked to each of these obligations paid, less their reversals (by id; none: absent)."""
+
+    def moved(self, currency: str) -> Mapping[tuple[str, str], Decimal]:
+        """What each payer paid each payee in the currency in all, less the reversals: by (payer, payee), every
+        pair with a row listed, even at 0."""
 
     def add(self, payment: Payment[str, str], note: str = "") -> Row: ...
 
@@ -32,7 +64,7 @@ class LedgerRepository(Protocol):
         """The account's ledger rows, every currency."""
 
     def writing(self, account_id: int, by: str) -> AbstractContextManager[LedgerWrite]:
-        """One write, under the ledger's lock, with the rows as they stand (in the unit of work's transaction)."""
+        """One write, under the ledger's lock (in the unit of work's transaction)."""
 
     def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
         """The ids of the players of one of the account's readable pulkas, by seat (NotFound otherwise)."""
@@ -46,9 +78,9 @@ def ledger(repository: LedgerRepository, account_id: int, currency: str | None =
 
 def pay(repository: LedgerRepository, account_id: int, command: RecordPayment, by: str) -> Row:
     with repository.writing(account_id, by) as write:
-        check_ends(command, write.rows.players)
+        check_ends(command, write.players)
         if command.obligation is not None:
-            entry = write.rows.obligation(command.obligation)
+            entry = write.obligation(command.obligation)
             if entry is None or entry.obligation.currency != command.currency:
                 raise Refused(Msg("obligation is the id of an obligation in this currency, or null"), "obligation")
             _own(entry.own)
@@ -60,35 +92,37 @@ def take_back(repository: LedgerRepository, account_id: int, command: TakeBack, 
     """The reversal of the payment: added, or the one that took it back already (nothing changes)."""
     payment = command.payment
     with repository.writing(account_id, by) as write:
-        row = write.rows.payment(payment)
+        row = write.payment(payment)
         if row is None or not row.own:
             raise NotFound("payment")
         if row.payment.kind is PaymentKind.REVERSAL:
             raise Refused(Msg("a reversal is not taken back: record the payment again"), "id",
                           code=ErrorCode.NOT_REVERSIBLE)
-        done = next((r for r in write.rows.payments if r.payment.reverses == payment), None)
-        return done or write.add(reversal(row.payment, DRAFT), row.note)
+        return write.reversal_of(payment) or write.add(reversal(row.payment, DRAFT), row.note)
 
 
 def mark(repository: LedgerRepository, account_id: int, command: MarkPaid, by: str) -> Line:
     """Pay amount − paid on the obligation (`paid`), or take back what its paid marks paid; either twice
-    changes nothing the second time. The line answered stands among every row of its currency."""
+    changes nothing the second time. The line answered stands among every row of its currency: its debtor's
+    balance and what is paid on each of his obligations, as the database sums them after the write."""
     with repository.writing(account_id, by) as write:
-        entry = write.rows.obligation(command.obligation)
+        entry = write.obligation(command.obligation)
         if entry is None:
             raise NotFound("obligation")
         _own(entry.own)
         o = entry.obligation
-        _, payments = write.rows.in_currency(o.currency)
-        on_it = [p for p in payments if p.obligation == o.id]
+        on_it = list(write.on(entry))
+        payments = [r.payment for r in on_it]
         if command.paid:
-            made = mark_paid(o, on_it, DRAFT)
+            made = mark_paid(o, payments, DRAFT)
             added = [write.add(made)] if made is not None else []
         else:
-            added = [write.add(r) for r in unmark(o, on_it, lambda _: DRAFT)]
-        line = Ledger.of(write.rows.with_payments(added), o.currency).line(o.id)
-        assert line is not None  # the obligation is a row of its currency
-        return line
+            added = [write.add(r) for r in unmark(o, payments, lambda _: DRAFT)]
+        everyone = write.obligations(o.currency)
+        theirs = [e for e in everyone if e.obligation.debtor == o.debtor]
+        found = Balances.of(o.currency, write.players, everyone, write.moved(o.currency))
+        return line_among(entry, on_it + added, found.balances, theirs,
+                          write.paid(o.currency, [e.obligation.id for e in theirs]))
 
 
 def settle(repository: LedgerRepository, account_id: int, command: RecordSettleUp, by: str) -> tuple[Row, ...]:
@@ -97,15 +131,16 @@ def settle(repository: LedgerRepository, account_id: int, command: RecordSettleU
     settle-up of its players alone, refused unless they owe only each other (docs/club.md §4)."""
     seats = None if command.pulka is None else repository.seated(account_id, command.pulka)
     with repository.writing(account_id, by) as write:
-        book = Ledger.of(write.rows, command.currency)
+        moved = write.moved(command.currency)  # first: a player only a payment names is one of `players` then
+        players = write.players
+        book = Balances.of(command.currency, players, write.obligations(command.currency), moved)
         if seats is None:
-            suggested = book.settle_up_in(command.cash).payments
+            suggested = book.settle_up(command.cash).payments
         else:
             table = TableStanding(book, tuple(dict.fromkeys(seats)), datetime.now(timezone.utc))
             if not table.among_themselves:
                 raise Refused(Msg("the players of this pulka owe others too: settle up in the ledger"), "pulka")
             suggested = table.settle_up(command.cash).payments
-        players = write.rows.players
         if not all(players[p.payer].own and players[p.payee].own for p in suggested):
             raise Forbidden(Msg("the settle-up moves money between players of another's circle: their owner "
                                 "records it"))

@@ -80,8 +80,9 @@ class VersionCache(Generic[T]):
             self._handed.clear()
             self.total = 0
 
-    def section(self, name: str) -> Section[Any]:
-        """A cache with keys of its own in this one: two kinds of item share one budget and one order."""
+    def section(self, name: Hashable) -> Section[Any]:
+        """A cache with keys of its own in this one: two kinds of item share one budget and one order (or the
+        items worked out from one version, keyed by it)."""
         return Section(self, name)
 
     def _reweigh(self, key: Hashable) -> None:
@@ -98,7 +99,7 @@ class VersionCache(Generic[T]):
 
 
 class Section(Generic[T]):
-    def __init__(self, cache: VersionCache[Any], name: str):
+    def __init__(self, cache: VersionCache[Any], name: Hashable):
         self.cache = cache
         self.name = name
 

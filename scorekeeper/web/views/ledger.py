@@ -13,7 +13,8 @@ from decimal import Decimal
 
 from ...engine import SettleUp, Transfer
 from ...render.text import amount
-from ..domain.ledger import Ledger, Line, Row, TableStanding
+from ..domain.balances import TableStanding
+from ..domain.ledger import Ledger, Line, Row
 
 
 @dataclass(frozen=True)
