@@ -139,27 +139,25 @@ def balances(obligations: Collection[Obligation[K, I]], payments: Collection[Pay
     him − payments received + payments made. Every player on a row is listed, even at 0, in sorted order;
     the amounts sum to exactly 0."""
     _check(obligations, payments)
-    moved: dict[tuple[K, K], int] = {}
+    net: dict[K, int] = {}
     for p in payments:
-        moved[p.payer, p.payee] = moved.get((p.payer, p.payee), 0) + p.cents
-    return _balances(obligations, moved)
+        net[p.payer] = net.get(p.payer, 0) + p.cents
+        net[p.payee] = net.get(p.payee, 0) - p.cents
+    return _balances(obligations, net)
 
 
-def balances_of(obligations: Collection[Obligation[K, I]], moved: Mapping[tuple[K, K], Decimal]) -> dict[K, Decimal]:
-    """The balances, as `balances` gives them, from the obligations and what the payments moved: by (payer,
-    payee), the payments from one to the other less their reversals (each pair with a row, even at 0), as a
-    database sums them without handing over every row."""
-    return _balances(obligations, {pair: _cents(amount) for pair, amount in moved.items()})
+def balances_of(obligations: Collection[Obligation[K, I]], paid: Mapping[K, Decimal]) -> dict[K, Decimal]:
+    """The balances, as `balances` gives them, from the obligations and what each player on a payment paid less
+    what he received (`paid`, reversals counted as minus, each player on a payment listed, even at 0): what a
+    database sums without handing over every payment."""
+    return _balances(obligations, {player: _cents(amount) for player, amount in paid.items()})
 
 
-def _balances(obligations: Collection[Obligation[K, I]], moved: Mapping[tuple[K, K], int]) -> dict[K, Decimal]:
-    cents: dict[K, int] = {}
+def _balances(obligations: Collection[Obligation[K, I]], paid: Mapping[K, int]) -> dict[K, Decimal]:
+    cents = dict(paid)
     for o in obligations:
         cents[o.creditor] = cents.get(o.creditor, 0) + _cents(o.amount)
         cents[o.debtor] = cents.get(o.debtor, 0) - _cents(o.amount)
-    for (payer, payee), paid_cents in moved.items():
-        cents[payer] = cents.get(payer, 0) + paid_cents
-        cents[payee] = cents.get(payee, 0) - paid_cents
     return {player: _decimal(cents[player]) for player in sorted(cents)}
 
 

@@ -1,8 +1,8 @@
 """The settle-up of many balances (engine/ledger.py past EXACT_UP_TO) and what a ledger write works out from a
 few rows: the greedy rule on heaps gives the answer the scan of every balance gave, payment for payment; every
 balance is settled, the sums kept, at most n − 1 payments, and a club of 4,000 open balances settles. The
-balances from what each payer paid each payee in all, and one debtor's obligations from his balance alone, are
-those of the whole ledger."""
+balances from what each player paid and received in all, and one debtor's obligations from his balance alone,
+are those of the whole ledger."""
 
 from __future__ import annotations
 
@@ -140,12 +140,13 @@ def test_many_opposite_pairs_each_settle_in_one_payment():
 
 @SETTINGS
 @given(st.one_of(rows(), honest_rows()))
-def test_balances_from_what_each_pair_paid_are_those_of_the_rows(ledger_rows):
+def test_balances_from_what_each_player_paid_and_received_are_those_of_the_rows(ledger_rows):
     obligations, payments = ledger_rows
-    moved: dict[tuple[str, str], Decimal] = {}
+    paid: dict[str, Decimal] = {}
     for p in payments:
-        moved[p.payer, p.payee] = moved.get((p.payer, p.payee), D(0)) + D(p.cents).scaleb(-2)
-    assert balances_of(obligations, moved) == balances(obligations, payments)
+        paid[p.payer] = paid.get(p.payer, D(0)) + D(p.cents).scaleb(-2)
+        paid[p.payee] = paid.get(p.payee, D(0)) - D(p.cents).scaleb(-2)
+    assert balances_of(obligations, paid) == balances(obligations, payments)
 
 
 @SETTINGS

@@ -378,7 +378,7 @@ class _FakeLedgerWrite:
         o = obligation.obligation
         return [r for r in self._payments() if r.payment.obligation == o.id and r.payment.currency == o.currency]
 
-    def paid(self, currency: str, obligations: Any) -> Any:
+    def paid_on(self, currency: str, obligations: Any) -> Any:
         found: dict[str, Any] = {}
         for r in self._payments():
             p = r.payment
@@ -386,13 +386,15 @@ class _FakeLedgerWrite:
                 found[p.obligation] = found.get(p.obligation, 0) + p.cents
         return {id: Decimal(cents).scaleb(-2) for id, cents in found.items()}
 
-    def moved(self, currency: str) -> Any:
-        found: dict[tuple[str, str], int] = {}
+    def paid_net(self, currency: str, players: Any = None) -> Any:
+        found: dict[str, int] = {}
         for r in self._payments():
             p = r.payment
             if p.currency == currency:
-                found[p.payer, p.payee] = found.get((p.payer, p.payee), 0) + p.cents
-        return {pair: Decimal(cents).scaleb(-2) for pair, cents in found.items()}
+                found[p.payer] = found.get(p.payer, 0) + p.cents
+                found[p.payee] = found.get(p.payee, 0) - p.cents
+        return {player: Decimal(cents).scaleb(-2) for player, cents in found.items()
+                if players is None or player in players}
 
     def add(self, payment: Any, note: str = "") -> Any:
         from scorekeeper.web.domain.ledger import Row

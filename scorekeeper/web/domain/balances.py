@@ -1,5 +1,5 @@
 """What the ledger's writes work out from the few rows they read (docs/club.md §3-§4): a currency's balances from
-its obligations and what each payer paid each payee in all, one obligation's line from its debtor's rows, and
+its obligations and what each player paid and received in all, one obligation's line from its debtor's rows, and
 where a pulka's players stand. Every figure is the engine's, as the whole ledger's are (domain.ledger), so that
 a write answers what the ledger shows after it."""
 
@@ -34,7 +34,7 @@ class Standing(Protocol):
 @dataclass(frozen=True)
 class Balances:
     """A currency's balances, as the ledger's are (every player on a row, even at 0), from its obligations and
-    what the payments moved between each payer and payee, less their reversals."""
+    what each player paid less what he received, reversals counted as minus."""
 
     currency: str
     players: Mapping[str, Player]
@@ -42,8 +42,8 @@ class Balances:
 
     @classmethod
     def of(cls, currency: str, players: Mapping[str, Player], obligations: Sequence[ObligationRow],
-           moved: Mapping[tuple[str, str], Decimal]) -> Balances:
-        return cls(currency, players, balances_of([e.obligation for e in obligations], moved))
+           paid: Mapping[str, Decimal]) -> Balances:
+        return cls(currency, players, balances_of([e.obligation for e in obligations], paid))
 
     def name(self, player: str) -> str:
         return self.players[player].name if player in self.players else "?"
@@ -53,14 +53,14 @@ class Balances:
         return settle_up(self.balances, unit)
 
 
-def line_among(entry: ObligationRow, on_it: Sequence[Row], balances: Mapping[str, Decimal],
-               theirs: Sequence[ObligationRow], paid: Mapping[str, Decimal]) -> Line:
+def line_among(entry: ObligationRow, on_it: Sequence[Row], balance: Decimal, theirs: Sequence[ObligationRow],
+               paid: Mapping[str, Decimal]) -> Line:
     """The obligation's line as the ledger shows it, from its debtor's rows alone: `on_it`, the payments linked to
-    it (oldest first); `theirs`, every obligation of its debtor in the currency; `paid`, what the payments linked
-    to each of those paid (by id); `balances`, the currency's."""
+    it (oldest first); `balance`, its debtor's (his rows alone make it); `theirs`, every obligation of his in the
+    currency; `paid`, what the payments linked to each of those paid (by id)."""
     o = entry.obligation
     ordered = sorted(theirs, key=lambda e: order_key(e.obligation, e.ended))
-    states = debtor_standing(balances[o.debtor], [e.obligation for e in ordered], paid)
+    states = debtor_standing(balance, [e.obligation for e in ordered], paid)
     state = next(s for s in states if s.obligation.id == o.id)
     return line_of(entry, state, [r.payment for r in on_it], {r.payment.id: r for r in on_it})
 

@@ -49,12 +49,12 @@ class LedgerWrite(Protocol):
     def on(self, obligation: ObligationRow) -> Sequence[Row]:
         """The payments linked to the obligation, in its currency, the oldest first."""
 
-    def paid(self, currency: str, obligations: Collection[str]) -> Mapping[str, Decimal]:
+    def paid_on(self, currency: str, obligations: Collection[str]) -> Mapping[str, Decimal]:
         """What the payments linked to each of these obligations paid, less their reversals (by id; none: absent)."""
 
-    def moved(self, currency: str) -> Mapping[tuple[str, str], Decimal]:
-        """What each payer paid each payee in the currency in all, less the reversals: by (payer, payee), every
-        pair with a row listed, even at 0."""
+    def paid_net(self, currency: str, players: Collection[str] | None = None) -> Mapping[str, Decimal]:
+        """What each player (of `players`, or all) paid in the currency less what he received, reversals counted
+        as minus: by player, each one on a payment listed, even at 0."""
 
     def add(self, payment: Payment[str, str], note: str = "") -> Row: ...
 
@@ -118,11 +118,11 @@ def mark(repository: LedgerRepository, account_id: int, command: MarkPaid, by: s
             added = [write.add(made)] if made is not None else []
         else:
             added = [write.add(r) for r in unmark(o, payments, lambda _: DRAFT)]
-        everyone = write.obligations(o.currency)
-        theirs = [e for e in everyone if e.obligation.debtor == o.debtor]
-        found = Balances.of(o.currency, write.players, everyone, write.moved(o.currency))
-        return line_among(entry, on_it + added, found.balances, theirs,
-                          write.paid(o.currency, [e.obligation.id for e in theirs]))
+        his = [e for e in write.obligations(o.currency) if o.debtor in (e.obligation.debtor, e.obligation.creditor)]
+        theirs = [e for e in his if e.obligation.debtor == o.debtor]
+        balance = Balances.of(o.currency, write.players, his, write.paid_net(o.currency, [o.debtor]))
+        return line_among(entry, on_it + added, balance.balances[o.debtor], theirs,
+                          write.paid_on(o.currency, [e.obligation.id for e in theirs]))
 
 
 def settle(repository: LedgerRepository, account_id: int, command: RecordSettleUp, by: str) -> tuple[Row, ...]:
@@ -131,9 +131,9 @@ def settle(repository: LedgerRepository, account_id: int, command: RecordSettleU
     settle-up of its players alone, refused unless they owe only each other (docs/club.md §4)."""
     seats = None if command.pulka is None else repository.seated(account_id, command.pulka)
     with repository.writing(account_id, by) as write:
-        moved = write.moved(command.currency)  # first: a player only a payment names is one of `players` then
+        paid = write.paid_net(command.currency)  # first: a player only a payment names is one of `players` then
         players = write.players
-        book = Balances.of(command.currency, players, write.obligations(command.currency), moved)
+        book = Balances.of(command.currency, players, write.obligations(command.currency), paid)
         if seats is None:
             suggested = book.settle_up(command.cash).payments
         else:

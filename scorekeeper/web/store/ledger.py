@@ -128,7 +128,7 @@ class Writing(Reader):
         o = obligation.obligation
         return self._rows(PaymentRow.obligation == o.id, PaymentRow.currency == o.currency)
 
-    def paid(self, currency: str, obligations: Collection[str]) -> dict[str, Decimal]:
+    def paid_on(self, currency: str, obligations: Collection[str]) -> dict[str, Decimal]:
         ids, found = sorted(obligations), dict[str, Decimal]()
         for start in range(0, len(ids), CHUNK):
             found |= {id: Decimal(int(cents)).scaleb(-2) for id, cents in self.session.execute(
@@ -137,16 +137,18 @@ class Writing(Reader):
                     PaymentRow.obligation.in_(ids[start:start + CHUNK])).group_by(PaymentRow.obligation))}
         return found
 
-    def moved(self, currency: str) -> dict[tuple[str, str], Decimal]:
-        sums = self.session.execute(select(PaymentRow.payer_id, PaymentRow.payee_id, func.sum(SIGNED))
-                                    .where(self.circle.visible(), PaymentRow.currency == currency)
-                                    .group_by(PaymentRow.payer_id, PaymentRow.payee_id)).all()
-        uids = self.uids({payer for payer, _, _ in sums} | {payee for _, payee, _ in sums})
-        cents: dict[tuple[str, str], int] = {}
-        for payer, payee, total in sums:  # two rows of a player and one merged into him add up
-            pair = uids[payer], uids[payee]
-            cents[pair] = cents.get(pair, 0) + int(total)
-        return {pair: Decimal(total).scaleb(-2) for pair, total in cents.items()}
+    def paid_net(self, currency: str, players: Collection[str] | None = None) -> dict[str, Decimal]:
+        chosen = None if players is None else [i for i, uid in self.roots.items() if uid in players]
+        rows = [select(end, func.sum(SIGNED)).where(self.circle.visible(), PaymentRow.currency == currency,
+                                                    *(() if chosen is None else (end.in_(chosen),))).group_by(end)
+                for end in (PaymentRow.payer_id, PaymentRow.payee_id)]
+        made, received = (self.session.execute(query).all() for query in rows)
+        uids = self.uids({player for player, _ in made} | {player for player, _ in received})
+        cents: dict[str, int] = {}
+        for sums, sign in ((made, 1), (received, -1)):  # a player and one merged into him add up
+            for player, total in sums:
+                cents[uids[player]] = cents.get(uids[player], 0) + sign * int(total)
+        return {player: Decimal(total).scaleb(-2) for player, total in cents.items()}
 
     def add(self, payment: Payment[str, str], note: str = "") -> Row:
         """Store the payment (its id is given here: the engine's draft id is ignored)."""
