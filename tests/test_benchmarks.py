@@ -25,6 +25,8 @@ TINY = {
     "ledger_page.py": ["--pulkas", "3", "--payments", "5", "--players", "4", "--repeat", "2"],
     "players.py": ["--pulkas", "4", "--deals", "20", "--repeat", "2"],
     "write_cost.py": ["--tables", "2", "--writes", "20"],
+    "club_load.py": ["--pulkas", "4", "--payments", "20", "--seconds", "0.5", "--idle", "0.3", "--readers", "2",
+                     "--anonymous", "1"],
 }
 
 
