@@ -117,16 +117,6 @@ class Rows:
             latest[currency] = max(when, latest.get(currency, when))
         return tuple(sorted(latest, key=lambda c: (-latest[c].timestamp(), c)))
 
-    def obligation(self, id: str) -> ObligationRow | None:
-        return next((e for e in self.obligations if e.obligation.id == id), None)
-
-    def with_payments(self, added: Sequence[Row]) -> Rows:
-        """These rows and the payments a write added (its figures worked out afresh)."""
-        return replace(self, payments=self.payments + tuple(added), memo=None)  # other rows: not their memo
-
-    def payment(self, id: str) -> Row | None:
-        return next((r for r in self.payments if r.payment.id == id), None)
-
     def in_currency(self, currency: str) -> tuple[list[Obligation[str, str]], list[Payment[str, str]]]:
         """The engine's rows of one currency; a payment on an obligation withdrawn since counts on none."""
         obligations = [e.obligation for e in self.obligations if e.obligation.currency == currency]

@@ -175,8 +175,9 @@ class LedgerStore(Writer):
         self.players = players
         self._known: VersionCache[Rows] = VersionCache(remember)  # by account and the versions read from
         self._circles: VersionCache[Circle] = VersionCache(remember)  # by account and its circle versions
-        # What the ledgers work out on asking (a settle-up in cash), by the key of the rows it is worked out from.
-        self._worked: VersionCache[Any] = VersionCache(4 * remember)
+        # What the ledgers work out on asking (a settle-up in cash), by the key of the rows it is worked out from:
+        # as many as the rows kept, so that a caller trying every cash unit keeps no more than that.
+        self._worked: VersionCache[Any] = VersionCache(remember)
 
     def rows(self, account_id: int) -> Rows:
         """The account's ledger, read again only when a version it is read from moved on: the circle versions

@@ -83,6 +83,9 @@ def test_a_settle_up_in_cash_of_another_account_is_its_own(app, client, counted)
 # ---- what a write reads ----------------------------------------------------------------------------------
 
 
+PARAMETER = r"(?:\?|%\([^)]*\)s|\$\d+)(?:::\w+)?"  # SQLite's, or psycopg's with PostgreSQL's cast
+
+
 class Statements:
     """The statements the app sends while `recording`, their lists of parameters folded, so that a statement
     reads the same for one row and for a thousand."""
@@ -94,7 +97,7 @@ class Statements:
 
     def heard(self, connection, cursor, statement, parameters, context, executemany):
         if self.recording:
-            folded = re.sub(r"(\?|%\([^)]*\)s|\$\d+)(\s*,\s*(\?|%\([^)]*\)s|\$\d+))+", "…", statement)
+            folded = re.sub(rf"{PARAMETER}(\s*,\s*{PARAMETER})+", "…", statement)
             self.sent.append(" ".join(folded.split()))
 
     def of(self, call) -> list[str]:
