@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 from ...engine import (Career, Chart, DealLine, Filter, PlayerStanding, PlayerStats, PulkaLine, Record, Rivals, Running,
@@ -70,16 +71,32 @@ class Circle:
     titles: Mapping[str, str]  # the pulkas' names by id
 
     def name_of(self, uid: str) -> str:
-        return next(p.name for p in self.players if p.id == uid)
+        return self._by_id[uid].name
 
     def player(self, uid: str) -> Player:
-        found = next((p for p in self.players if p.id == uid), None)
+        found = self._by_id.get(uid)
         if found is None:
             raise NotFound("player")
         return found
 
     def pulkas_of(self, uid: str) -> int:
-        return sum(uid in r.players and self.filter.admits(r, uid) for r in self.records)
+        return self._counted.get(uid, 0)
+
+    # Looked up once per name a page or a file shows: by id, not through the list (a club of thousands of players
+    # would make each page players × names).
+    @cached_property
+    def _by_id(self) -> dict[str, Player]:
+        return {p.id: p for p in self.players}
+
+    @cached_property
+    def _counted(self) -> dict[str, int]:
+        """How many of the records count for each player, in one pass over them."""
+        counted: dict[str, int] = {}
+        for r in self.records:
+            for uid in dict.fromkeys(r.players):
+                if self.filter.admits(r, uid):
+                    counted[uid] = counted.get(uid, 0) + 1
+        return counted
 
 
 def circle(players: PlayerRepository, account_id: int, filter: Filter[str]) -> Circle:

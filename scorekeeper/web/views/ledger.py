@@ -14,6 +14,8 @@ from decimal import Decimal
 from ...engine import SettleUp, Transfer
 from ...render.text import amount
 from ..domain.ledger import Ledger, Line, Row, TableStanding
+from ..domain.limits import PAGE_ROWS
+from ..domain.paging import Older, Window, window
 
 
 @dataclass(frozen=True)
@@ -31,26 +33,32 @@ class LedgerPage:
     ledger: Ledger
     balances: tuple[tuple[str, str, Decimal], ...]  # (id, name, amount), by name
     owing: tuple[Owing, ...]  # by name
-    lines: tuple[Line, ...]
-    payments: tuple[Row, ...]
+    shown: Window  # the page of obligations and payments; the balances and who owes count every row
     writable: tuple[tuple[str, str], ...]  # the own players a payment may be between: (id, name)
-    cut: bool  # only the latest SHOWN obligations and payments are listed
     settled: SettleUp[str]  # the suggested settle-up, in the cash unit if one is chosen
     cash: Decimal | None
 
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        return self.shown.lines
 
-# A club's ledger grows by a few rows an evening: the page lists the latest ones (everything on asking, and the
-# balances and who owes always count every row).
-SHOWN = 50
+    @property
+    def payments(self) -> tuple[Row, ...]:
+        return self.shown.payments
+
+    @property
+    def older(self) -> str | None:
+        """The cursor of the next page's link; None on the page of the oldest rows."""
+        return None if self.shown.older is None else self.shown.older.text()
 
 
-def page(book: Ledger, everything: bool = False, cash: Decimal | None = None) -> LedgerPage:
+def page(book: Ledger, start: Older | None = None, size: int = PAGE_ROWS, cash: Decimal | None = None) -> LedgerPage:
+    """The ledger's page: the page of obligations and payments `start` names (None: the latest `size` of each),
+    below the balances, who owes and the settle-up, which are the whole ledger's on every page."""
     balances = tuple(sorted(((p, book.name(p), v) for p, v in book.balances.items()),
                             key=lambda b: b[1].casefold()))
     writable = tuple(sorted(((p.id, p.name) for p in book.players.values() if p.own), key=lambda p: p[1].casefold()))
-    most = None if everything else SHOWN
-    return LedgerPage(book, balances, owing(book), book.lines[:most], book.payments[:most], writable,
-                      max(len(book.lines), len(book.payments)) > (most or 0) > 0, book.settle_up_in(cash), cash)
+    return LedgerPage(book, balances, owing(book), window(book, start, size), writable, book.settle_up_in(cash), cash)
 
 
 def owing(book: Ledger) -> tuple[Owing, ...]:
