@@ -6,7 +6,7 @@ pulkas' stored results, never a fresh replay, and only pulkas the caller may rea
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import cached_property
@@ -137,13 +137,12 @@ class Replays(Protocol):
     def get(self, uid: str) -> Pulka: ...
 
 
-def deals_of(pulkas: Replays, page: PlayerPage) -> tuple[tuple[PulkaLine[str], Pulka, tuple[DealLine, ...]], ...]:
-    """Each of the player's counted pulkas, as stored, with his seat's line in each of its deals."""
-    found = []
+def deals_of(pulkas: Replays, page: PlayerPage) -> Iterator[tuple[PulkaLine[str], Pulka, tuple[DealLine, ...]]]:
+    """Each of the player's counted pulkas, as stored, with his seat's line in each of its deals: read one after
+    the other as they are asked for (a file of them is sent as it is written, never all his pulkas at once)."""
     for line in page.lines:
         pulka = pulkas.get(line.record.pulka)
-        found.append((line, pulka, tuple(d for d in deal_lines(pulka.replay) if d.seat == line.seat)))
-    return tuple(found)
+        yield line, pulka, tuple(d for d in deal_lines(pulka.replay) if d.seat == line.seat)
 
 
 def seat_player(players: PlayerRepository, account_id: int, pulka: str, seat: int) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from decimal import Decimal
@@ -16,6 +16,7 @@ from ...render.text import amount
 from ..domain.ledger import Ledger, Line, Row, TableStanding
 from ..domain.limits import PAGE_ROWS
 from ..domain.paging import Older, Window, window
+from .exports import drained
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ def table_lines(table: AtTheTable, language: str, gettext: Callable[[str], str])
     return title, tuple(lines)
 
 
-def csv_text(book: Ledger) -> str:
+def csv_text(book: Ledger) -> Iterator[str]:
     """One row per player who owes (`owed`: his id, since when, his name in `from`, what he owes), then per
     obligation (with what is paid and open on it, and its status) and per payment, in the ledger's currency,
     the latest first. When every balance is 0 there is no `owed` row."""
@@ -122,13 +123,16 @@ def csv_text(book: Ledger) -> str:
     for debt in owing(book):
         writer.writerow(["owed", debt.player, debt.since.isoformat() if debt.since else "", debt.name, "",
                          debt.amount, book.currency, "", "", "", "", "", "", "", "", "", ""])
+        yield drained(out)
     for line in book.lines:
         o, e = line.entry.obligation, line.entry
         writer.writerow(["obligation", o.id, e.day.isoformat(), book.name(o.debtor), book.name(o.creditor), o.amount,
                          o.currency, o.pulka, e.title, line.paid, line.open, line.status.value, "", "", "", "", ""])
+        yield drained(out)
     for row in book.payments:
         p = row.payment
         writer.writerow(["payment", p.id, row.at.isoformat(timespec="seconds"), book.name(p.payer), book.name(p.payee),
                          p.amount, p.currency, "", "", "", "", "", p.kind.value, p.obligation or "", p.reverses or "",
                          row.note, row.by])
-    return out.getvalue()
+        yield drained(out)
+    yield drained(out)
