@@ -1,7 +1,8 @@
 """The ledger's page (docs/club.md §3): one currency at a time, what each player is owed or owes, who owes since
 when (from the balances), the fewest payments to settle it all (recorded in one tap), every obligation with what
-is open on it, its status and a paid mark to set or take back, every payment with its reversal; a payment
-entered by hand; the rows as CSV. Its writes also serve a pulka's settlement page (a table's settle-up)."""
+is open on it, its status and a paid mark to set or take back, every payment with its reversal (both a page at a
+time, the latest first); a payment entered by hand; every row as CSV. Its writes also serve a pulka's settlement
+page (a table's settle-up)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """What the ledger's page and file show: one currency's balances by name, who owes since when (from the
-balances), every obligation with its pulka, what is open on it and its status, every payment; the same rows as
-CSV. And where a pulka's players stand in the ledger now, as its settlement page and PDF show it (docs/club.md §4)."""
+balances), the obligations with their pulka, what is open on each and its status, and the payments, a page at a
+time; every row as CSV. And where a pulka's players stand in the ledger now, as its settlement page and PDF show
+it (docs/club.md §4)."""
 
 from __future__ import annotations
 
