@@ -4,9 +4,12 @@ to build the club, the circle read first (every stored result, nothing remembere
 API answer as a phone gets it (the app's own requests: access check, statistics, template), warm (median and
 p95 of --repeat requests; the circle is read again only when one of its pulkas or players changed), and what
 one more finished pulka costs the next player page. Goals (issue 20): a player page p95 < 100 ms and the
-standings p95 < 150 ms warm for 500 pulkas of 60 deals, 12 players; from cold under 10 s in all.
+standings p95 < 150 ms warm for 500 pulkas of 60 deals, 12 players; from cold under 10 s in all. With
+--distinct every pulka seats four players of its own (issue 29: 1,000 pulkas make 4,000 players, the
+standings under 150 ms); the pages' and answers' sizes are printed beside their times.
 
     .venv/bin/python benchmarks/players.py [--pulkas 500] [--deals 60] [--players 12] [--repeat 30]
+    .venv/bin/python benchmarks/players.py --pulkas 1000 --deals 6 --distinct
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=60)
     parser.add_argument("--players", type=int, default=12)
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--distinct", action="store_true", help="every pulka seats four players of its own")
     parser.add_argument("--url", help="a database URL (default: a new SQLite file)")
     args = parser.parse_args()
     client, store, owner = club_app(args.url)
@@ -69,16 +73,17 @@ def main() -> None:
     rng = random.Random(7)
 
     def finished(number: int) -> None:
-        n = rng.choice((3, 4))
+        n = 4 if args.distinct else rng.choice((3, 4))
+        seated = tuple(f"Игрок {number}.{seat + 1}" for seat in range(n)) if args.distinct else rng.sample(names, n)
         file = long_pulka(n, args.deals, rng.choice(("sochi", "leningrad", "rostov")), seed=number)
-        settings = Settings(f"Вечер {number}", rng.choice(("₽", "€")), tuple(rng.sample(names, n)),
-                            file.first_dealer, file.rules)
+        settings = Settings(f"Вечер {number}", rng.choice(("₽", "€")), tuple(seated), file.first_dealer, file.rules)
         pulka_service.create_pulka(store.pulkas, owner, settings, file.deals, closed_by="club")
 
     start = time.perf_counter()
     for number in range(args.pulkas):
         finished(number)
-    print(f"club: {args.pulkas} frozen pulkas × {args.deals} deals, {args.players} players, "
+    players = 4 * args.pulkas if args.distinct else args.players
+    print(f"club: {args.pulkas} frozen pulkas × {args.deals} deals, {players} players, "
           f"{store.db.engine.dialect.name}; built in {time.perf_counter() - start:.1f} s")
     start = time.perf_counter()
     circle = client.get("/api/v1/players").json["players"]
@@ -93,8 +98,10 @@ def main() -> None:
              ("API GET /api/v1/players", "/api/v1/players"))
     for label, path in pages:
         cold, median, p95 = timed(lambda: client.get(path), args.repeat)
-        assert client.get(path).status_code == 200, path
-        print(f"{label}: cold {cold:.0f} ms, warm median {median:.0f} ms, p95 {p95:.0f} ms")
+        answer = client.get(path)
+        assert answer.status_code == 200, path
+        print(f"{label}: cold {cold:.0f} ms, warm median {median:.0f} ms, p95 {p95:.0f} ms, "
+              f"{len(answer.get_data()) / 1000:.0f} KB")
     times = []
     for number in range(args.pulkas, args.pulkas + 5):
         finished(number)

@@ -103,29 +103,30 @@ class PlayerStanding(Generic[Who]):
 def standings(records: Iterable[Record[Who]], filter: Filter[Who] | None = None,
               floor: int = 0) -> tuple[PlayerStanding[Who], ...]:
     """A line for each player of the records `filter` admits, in the order they first appear; provisional
-    under `floor` pulkas."""
+    under `floor` pulkas. One pass over the records, each seat summed into its player's sums: a club of
+    thousands of players takes as long as its pulkas (a pass per player took players × pulkas)."""
     f: Filter[Who] = filter or Filter()
-    counted = [record for record in records if f.admits(record)]
-    players = dict.fromkeys(player for record in counted for player in record.players)
-    lines = []
-    for player in players:
-        won = lost = 0
-        net: dict[str, Fraction] = {}
-        pulkas: dict[str, int] = {}
-        deals: dict[str, int] = {}
-        money: dict[str, Decimal] = {}
-        for record in counted:
-            if player in record.players:
-                seat = record.seat(player)
-                balance = record.net[seat]
-                won, lost = won + (balance > 0), lost + (balance < 0)
-                _add(net, record.preset, balance)
-                _add(pulkas, record.preset, 1)
-                _add(deals, record.preset, record.roles[seat].deals)
-                _add(money, record.currency, record.money[seat])
-        total = sum(pulkas.values())
-        lines.append(PlayerStanding(player, total, won, lost, net, pulkas, deals, money, total < floor))
-    return tuple(lines)
+    won: dict[Who, int] = {}
+    lost: dict[Who, int] = {}
+    net: dict[Who, dict[str, Fraction]] = {}
+    pulkas: dict[Who, dict[str, int]] = {}
+    deals: dict[Who, dict[str, int]] = {}
+    money: dict[Who, dict[str, Decimal]] = {}
+    for record in records:
+        if not f.admits(record):
+            continue
+        for player in dict.fromkeys(record.players):  # one seat a pulka each, as record.seat finds it
+            seat = record.seat(player)
+            balance = record.net[seat]
+            won[player] = won.get(player, 0) + (balance > 0)
+            lost[player] = lost.get(player, 0) + (balance < 0)
+            _add(net.setdefault(player, {}), record.preset, balance)
+            _add(pulkas.setdefault(player, {}), record.preset, 1)
+            _add(deals.setdefault(player, {}), record.preset, record.roles[seat].deals)
+            _add(money.setdefault(player, {}), record.currency, record.money[seat])
+    return tuple(PlayerStanding(player, sum(pulkas[player].values()), won[player], lost[player], net[player],
+                                pulkas[player], deals[player], money[player], sum(pulkas[player].values()) < floor)
+                 for player in won)
 
 
 # A chart's points: after each counted pulka, in date order, its date and the running total.

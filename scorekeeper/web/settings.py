@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from .domain.limits import MAX_ACCOUNT_DEALS, MAX_DEALS, MAX_PULKAS, Limits
+from .domain.limits import MAX_ACCOUNT_DEALS, MAX_DEALS, MAX_PULKAS, PAGE_ROWS, Limits
 from .store.db import Unavailable
 
 SESSION_DEFAULTS: dict[str, Any] = {
@@ -99,8 +99,9 @@ class AppSettings:
         config["MAX_FORM_MEMORY_SIZE"] = config["MAX_CONTENT_LENGTH"]  # a pasted pulka file is a form field
         config.setdefault("CACHE_MB", 64)
         config.setdefault("PDF_RENDERERS", 2)
+        config.setdefault("PAGE_ROWS", PAGE_ROWS)  # the tests page through small lists with a few rows a page
         return cls(config, instance_path or env.get("SCOREKEEPER_INSTANCE") or None, config["PROXIES"],
-                   Limits(config["MAX_DEALS"], config["MAX_PULKAS"], config["MAX_ACCOUNT_DEALS"]),
+                   Limits(config["MAX_DEALS"], config["MAX_PULKAS"], config["MAX_ACCOUNT_DEALS"], config["PAGE_ROWS"]),
                    config["CACHE_MB"], config["PDF_RENDERERS"], config.get("MIGRATE_ON_START", True))
 
     @property

@@ -155,3 +155,17 @@ def form_fields(deal: dict, players=("A", "B", "C")) -> dict[str, str]:
         fields[f"t{seat[name]}"] = str(count)
     fields["open"] = "open" if deal.get("open") else "closed"
     return fields
+
+
+def kept_sheet(client, players=("A", "B", "C"), whists: int = 1) -> str:
+    """A paper sheet kept as a frozen pulka in one request (docs/club.md §4): only the first player wrote
+    `whists` on the second, at 1 ₽ a whist, so it leaves one obligation, the second owes the first `whists` ₽.
+    Its uid."""
+    form = {f"player_{seat}": name for seat, name in enumerate(players)} | {
+        "player_3": "", "preset": "sochi", "whist_price": "1", "currency": "₽",
+        "pulya_0": "0", "pulya_1": "0", "pulya_2": "0", "gora_0": "0", "gora_1": "0", "gora_2": "0",
+        "whists_0_1": str(whists), "whists_0_2": "0", "whists_1_0": "0", "whists_1_2": "0", "whists_2_0": "0",
+        "whists_2_1": "0"}
+    kept = client.post("/paper/keep", data=form)
+    assert kept.status_code == 302, kept.get_data(as_text=True)
+    return kept.headers["Location"].strip("/").split("/")[1]

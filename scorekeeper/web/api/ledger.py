@@ -6,14 +6,16 @@ from __future__ import annotations
 from datetime import datetime
 from decimal import Decimal
 
-from flask import request
+from flask import request, url_for
 from flask.typing import ResponseReturnValue
 
 from ...engine import Owed, Transfer
 from ..domain.ledger import Ledger, Line, MarkPaid, Row, TakeBack, read_cash, read_payment, read_settle_up
+from ..domain.limits import PAGE_ROWS
+from ..domain.paging import CURSOR_MAX, Window, read_cursor, window
 from ..edge.access import Need, needs
 from ..edge.caller import actor, me
-from ..edge.context import store
+from ..edge.context import limits, store
 from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import json_body
 from ..services import ledger as ledger_service
@@ -50,15 +52,16 @@ def payment_json(row: Row, taken_back: frozenset[str] = frozenset()) -> dict[str
             "reversed": p.id in taken_back, "by": row.by, "at": row.at.isoformat()}
 
 
-def ledger_json(book: Ledger, cash: Decimal | None = None) -> dict[str, object]:
+def ledger_json(book: Ledger, shown: Window, cash: Decimal | None = None) -> dict[str, object]:
+    """The whole ledger's figures, with one page (`shown`) of its obligations and payments."""
     settled = book.settle_up_in(cash)
     return {"currency": book.currency, "currencies": list(book.currencies),
             "players": [{"id": p.id, "name": p.name} for p in sorted(book.players.values(), key=lambda p: p.id)
                         if p.id in book.balances],
             "balances": {player: amount(value) for player, value in book.balances.items()},
             "owed": [owed_json(o) for o in book.owed],
-            "obligations": [obligation_json(line) for line in book.lines],
-            "payments": [payment_json(row, book.taken_back) for row in book.payments],
+            "obligations": [obligation_json(line) for line in shown.lines],
+            "payments": [payment_json(row, book.taken_back) for row in shown.payments],
             "settle_up": [debt_json(p) for p in settled.payments], "exact": settled.exact,
             "cash": None if cash is None else amount(cash)}
 
@@ -66,8 +69,14 @@ def ledger_json(book: Ledger, cash: Decimal | None = None) -> dict[str, object]:
 @bp.get("/ledger")
 @needs(Need.ACCOUNT)  # the account's, and the lines of pulkas shared with it
 def ledger() -> ResponseReturnValue:
+    """The ledger's figures, and a page of its obligations and payments (`cursor`: the page `next` names)."""
     cash = read_cash(request.args.get("cash"))
-    return ledger_json(ledger_service.ledger(store().ledger, me(), request.args.get("currency")), cash)
+    start = read_cursor(request.args.get("cursor"))
+    book = ledger_service.ledger(store().ledger, me(), request.args.get("currency"))
+    shown = window(book, start, limits().page_rows)
+    older = None if shown.older is None else url_for(".ledger", currency=book.currency,
+                                                     cash=request.args.get("cash") or None, cursor=shown.older.text())
+    return ledger_json(book, shown, cash) | {"next": older}
 
 
 @bp.post("/ledger/payments")
@@ -133,7 +142,8 @@ OBLIGATION_ROW = {"type": "object", "required": ["id", "pulka", "from", "to", "a
     "open": MONEY | {"description": "what is still owed on it once its debtor's other rows are counted"},
     "status": {"type": "string", "enum": ["paid", "settled", "part", "open"]},
     "title": {"type": "string"}, "date": {"type": "string", "format": "date"}}}
-LEDGER = {"type": "object", "required": ["currency", "balances", "owed", "obligations", "payments", "settle_up"],
+LEDGER = {"type": "object", "required": ["currency", "balances", "owed", "obligations", "payments", "settle_up",
+                                         "next"],
           "properties": {
     "currency": {"type": "string"},
     "balances": {"type": "object", "additionalProperties": MONEY,
@@ -143,8 +153,13 @@ LEDGER = {"type": "object", "required": ["currency", "balances", "owed", "obliga
                  "player": {"type": "string"}, "amount": MONEY | {"description": "−balance"},
                  "since": {"type": ["string", "null"], "format": "date",
                            "description": "when the pulka of his oldest obligation with an open part ended"}}}},
-    "obligations": {"type": "array", "items": OBLIGATION_ROW},
-    "payments": {"type": "array", "items": {"type": "object"}},
+    "obligations": {"type": "array", "items": OBLIGATION_ROW,
+                    "description": f"a page of them, at most {PAGE_ROWS}, the latest pulka first"},
+    "payments": {"type": "array", "items": {"type": "object"},
+                 "description": f"a page of them, at most {PAGE_ROWS}, the latest first"},
+    "next": {"type": ["string", "null"],
+             "description": "the address (on this server) of the next page: the obligations and payments older "
+                            "than this page's, and the same figures; null on the page of the oldest rows"},
     "settle_up": {"type": "array", "description": "the fewest payments that bring every balance to 0",
                   "items": {"type": "object", "properties": {"from": {"type": "string"}, "to": {"type": "string"},
                                                              "amount": MONEY}}}}}
@@ -152,10 +167,13 @@ describe({
     "/api/v1/ledger": {"get": {
         "summary": "The caller's ledger in one currency: balances, who owes (from the balances, with since when), "
                    "obligations with what is open on each and its status, payments, the fewest payments to settle "
-                   "(docs/club.md §3)",
+                   "(docs/club.md §3); the obligations and payments a page at a time, `next` leading to the rest",
         "parameters": [{"name": "currency", "in": "query", "schema": {"type": "string", "maxLength": 8},
                         "description": "none: the currency used last"},
-                       {"name": "cash", "in": "query", "schema": CASH}],
+                       {"name": "cash", "in": "query", "schema": CASH},
+                       {"name": "cursor", "in": "query", "schema": {"type": "string", "maxLength": CURSOR_MAX},
+                        "description": "where the page starts, from the `next` of the page before (none: the "
+                                       "latest rows)"}],
         "responses": {"200": {"description": "the ledger", "content": {"application/json": {"schema": LEDGER}}}}
         | errors(400)}},
     "/api/v1/ledger/payments": {"post": {

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from flask import jsonify, request
+from typing import Any
+
+from flask import jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from ...engine import Filter
 from ...files.statsfile import stats_json
 from ..domain.idempotency import Answer
-from ..domain.players import Merge, Player, Rename, Unmerge, read_filter, read_name
+from ..domain.limits import INT_MAX, PAGE_ROWS
+from ..domain.paging import numbered, read_page
+from ..domain.players import FILTER_KEYS, Merge, Player, Rename, Unmerge, read_filter, read_name
 from ..edge.access import Need, needs
 from ..edge.caller import me
-from ..edge.context import store
+from ..edge.context import limits, store
 from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import json_body
 from ..services import players as player_service
@@ -31,8 +35,13 @@ def player_json(player: Player) -> dict[str, object]:
 @bp.get("/players")
 @needs(Need.ACCOUNT)  # the account's circle: the players of the pulkas it may read
 def players() -> ResponseReturnValue:
+    """The circle by name, a page at a time (`page`: the number `next` leads to)."""
+    number = read_page(request.args.get("page"))
     circle = player_service.circle(store().players, me(), _filter())
-    return jsonify({"players": [player_json(p) | {"pulkas": circle.pulkas_of(p.id)} for p in circle.players]})
+    shown, _, following = numbered(circle.players, number, limits().page_rows)
+    query: dict[str, Any] = {key: request.args.getlist(key) for key in FILTER_KEYS if key in request.args}
+    return jsonify({"players": [player_json(p) | {"pulkas": circle.pulkas_of(p.id)} for p in shown],
+                    "next": None if following is None else url_for(".players", **query, page=following)})
 
 
 @bp.get("/players/<player>/stats")
@@ -84,8 +93,20 @@ PLAYER_ID = {"name": "player", "in": "path", "required": True, "schema": {"type"
              "description": "a player's id (GET /api/v1/players)"}
 describe({
     "/api/v1/players": {"get": {
-        "summary": "The caller's circle: the players of the pulkas it may read, with how many count",
-        "parameters": FILTERS, "responses": {"200": {"description": "players: id, name, pulkas"}}}},
+        "summary": "The caller's circle: the players of the pulkas it may read, with how many count, by name, a "
+                   "page at a time",
+        "parameters": FILTERS + [{"name": "page", "in": "query", "schema": {"type": "integer", "minimum": 1,
+                                                                             "maximum": INT_MAX},
+                                  "description": "the page's number, from 1 (`next` leads to the one after)"}],
+        "responses": {"200": {"description": "the players", "content": {"application/json": {"schema": {
+            "type": "object", "required": ["players", "next"], "properties": {
+                "players": {"type": "array", "description": f"at most {PAGE_ROWS}, by name", "items": {
+                    "type": "object", "required": ["id", "name", "pulkas"], "properties": {
+                        "id": {"type": "string"}, "name": {"type": "string"},
+                        "pulkas": {"type": "integer", "description": "how many count under the filters"}}}},
+                "next": {"type": ["string", "null"],
+                         "description": "the address (on this server) of the next page, with the same filters; "
+                                        "null on the last page"}}}}}}} | errors(400)}},
     "/api/v1/players/{player}": {"parameters": [PLAYER_ID], "patch": {
         "summary": "Rename one of the account's players", "parameters": [IDEMPOTENCY_KEY],
         "requestBody": {"required": True, "content": {"application/json": {"schema": {

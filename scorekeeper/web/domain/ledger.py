@@ -142,6 +142,17 @@ class Line:
     marked: Row | None  # the paid mark not taken back, if one paid it
 
 
+def line_key(line: Line) -> tuple[datetime, str]:
+    """Where an obligation stands in the ledger's list, the latest pulka first: when its pulka ended, then its id
+    (a page of the list goes on after the last key it showed)."""
+    return line.entry.ended, line.entry.obligation.id
+
+
+def row_key(row: Row) -> tuple[datetime, str]:
+    """Where a payment stands in the ledger's list, the latest first: when it was entered, then its id."""
+    return row.at, row.payment.id
+
+
 def line_of(entry: ObligationRow, state: Open[str, str], on_it: Sequence[Payment[str, str]],
             stored: Mapping[str, Row]) -> Line:
     """The obligation's line, from its standing and the payments made on it (`stored`: their rows, by id)."""
@@ -179,10 +190,10 @@ class Ledger:
         stored = {r.payment.id: r for r in rows.payments}
         lines = [line_of(entry, state, by_obligation[entry.obligation.id], stored)
                  for entry, state in zip(entries, found.obligations)]
-        lines.sort(key=lambda line: (line.entry.ended, line.entry.obligation.id), reverse=True)
+        lines.sort(key=line_key, reverse=True)
         return cls(currency, rows.currencies(), rows.players, found.balances, found.owed, tuple(lines),
                    tuple(sorted((replace(stored[p.id], payment=p) for p in payments),
-                                key=lambda r: (r.at, r.payment.id), reverse=True)),
+                                key=row_key, reverse=True)),
                    taken_back, settle_up(found.balances), rows.reopened, rows.memo)
 
     def name(self, player: str) -> str:

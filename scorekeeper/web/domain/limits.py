@@ -22,6 +22,9 @@ IDEMPOTENCY_KEY_MAX = 100
 MAX_DEALS = 1000
 MAX_PULKAS = 1000
 MAX_ACCOUNT_DEALS = 100_000
+# The rows of a long list one page shows (the ledger's obligations and payments, the standings, their API
+# answers): a club's years of evenings reach a phone a page at a time, never in one answer of megabytes.
+PAGE_ROWS = 50
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,7 @@ class Limits:
     pulka_deals: int = MAX_DEALS
     pulkas: int = MAX_PULKAS
     deals: int = MAX_ACCOUNT_DEALS
+    page_rows: int = PAGE_ROWS
 
 # The largest INTEGER column value (PostgreSQL's 32 bits; SQLite's are wider): a number beyond it, in a path,
 # a query or a body, is refused where it is read, never sent in a query that PostgreSQL refuses.

@@ -4,6 +4,7 @@ version in that language), and the answers built of what it shows: files, share 
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import cast
 
@@ -71,14 +72,32 @@ def busy_list() -> Response:
     return response
 
 
-def download(data: str | bytes, mimetype: str, filename: str) -> Response:
+def download(data: str | bytes | Iterable[str], mimetype: str, filename: str) -> Response:
     return Response(data, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-def csv_download(text: str, filename: str) -> Response:
+# A streamed file leaves in pieces of about this many characters: few enough writes for the server, and
+# never the whole file in memory however many rows it has.
+PIECE = 64 * 1024
+
+
+def csv_download(lines: Iterable[str], filename: str) -> Response:
     """A CSV file that a spreadsheet opens as UTF-8 (Excel takes the byte order mark for it; without it, Cyrillic
-    names come out garbled)."""
-    return download("\ufeff" + text, "text/csv", filename)
+    names come out garbled), sent as its rows are written: a club's years of rows are never one string."""
+    def pieces() -> Iterator[str]:
+        piece, size = ["\ufeff"], 1
+        for line in lines:
+            piece.append(line)
+            size += len(line)
+            if size >= PIECE:
+                yield "".join(piece)
+                piece, size = [], 0
+        yield "".join(piece)
+
+    # Without the request's context: the rows are written from what the route read (and, for a player's deals,
+    # from the store), so nothing of the request is needed once it has answered, and a file a client never
+    # reads leaves no context behind.
+    return download(pieces(), "text/csv", filename)
 
 
 def share_url(token: str) -> str:

@@ -1,7 +1,8 @@
 """The ledger's page (docs/club.md §3): one currency at a time, what each player is owed or owes, who owes since
 when (from the balances), the fewest payments to settle it all (recorded in one tap), every obligation with what
-is open on it, its status and a paid mark to set or take back, every payment with its reversal; a payment
-entered by hand; the rows as CSV. Its writes also serve a pulka's settlement page (a table's settle-up)."""
+is open on it, its status and a paid mark to set or take back, every payment with its reversal (both a page at a
+time, the latest first); a payment entered by hand; every row as CSV. Its writes also serve a pulka's settlement
+page (a table's settle-up)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from ..domain.ledger import MarkPaid, RecordPayment, RecordSettleUp, TakeBack, read_payment, read_settle_up
+from ..domain.paging import read_cursor
 from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import actor, me
-from ..edge.context import store
+from ..edge.context import limits, store
 from ..edge.idempotency import idempotent, went, write
 from ..edge.presenting import csv_download
 from ..edge.security import remember_choice
@@ -29,12 +31,15 @@ from .blueprint import bp
 @bp.get("/ledger")
 @needs(Need.ACCOUNT)
 def ledger() -> ResponseReturnValue:
-    """The ledger; `?cash=10` (remembered by this browser, as on the settlement page) settles up in that unit."""
+    """The ledger, its obligations and payments a page at a time (`?cursor=`: the page its older link names;
+    `?all=1`, which listed every row before there were pages, is the first page); `?cash=10` (remembered by this
+    browser, as on the settlement page) settles up in that unit."""
+    start = read_cursor(request.args.get("cursor"))
     book = ledger_service.ledger(store().ledger, me(), request.args.get("currency"))
     chosen = request.args.get("cash")
     unit = cash_unit(chosen if chosen is not None else request.cookies.get(CASH_COOKIE))
     response = make_response(render_template("ledger/ledger.html", units=CASH_UNITS,
-                                              view=page(book, request.args.get("all") == "1", unit)))
+                                              view=page(book, start, limits().page_rows, unit)))
     if chosen is not None:
         remember_choice(response, CASH_COOKIE, str(unit or ""))
     return response

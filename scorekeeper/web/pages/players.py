@@ -10,12 +10,13 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
 from ...engine import Filter
+from ..domain.paging import numbered, read_page
 from ..domain.players import FILTER_KEYS, FLOOR, Merge, Rename, Unmerge, filter_query, read_filter, read_name
 from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import me
-from ..edge.context import store
+from ..edge.context import limits, store
 from ..edge.idempotency import idempotent, went, write
 from ..edge.presenting import csv_download, download, gate
 from ..services import players as player_service
@@ -30,10 +31,15 @@ def _filter() -> Filter[str]:
 @bp.get("/players")
 @needs(Need.ACCOUNT)
 def players() -> ResponseReturnValue:
+    """The standings, a page at a time in their order (`?page=2`: the next page's link)."""
     f = _filter()
+    number = read_page(request.args.get("page"))
     circle = player_service.circle(store().players, me(), f)
-    lines = [(circle.player(s.player), s) for s in player_service.standings_of(circle, FLOOR)]
-    return render_template("players/players.html", lines=lines, floor=FLOOR, f=f, query=filter_query(f))
+    standings = player_service.standings_of(circle, FLOOR)
+    shown, first, following = numbered(standings, number, limits().page_rows)
+    return render_template("players/players.html", lines=[(circle.player(s.player), s) for s in shown], floor=FLOOR,
+                           f=f, query=filter_query(f), first=first, total=len(standings), page=number,
+                           following=following)
 
 
 @bp.get("/p/<uid>/players/<seat:seat>")

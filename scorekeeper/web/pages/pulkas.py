@@ -251,7 +251,7 @@ def _in_the_ledger(pulka: Pulka, unit: Decimal | None = None) -> AtTheTable | No
 @needs(Need.READ)
 def protocol(uid: str) -> ResponseReturnValue:
     view = presenter(pulka_service.get_pulka(store().pulkas, uid))
-    return csv_download(view.csv, view.filename("csv"))
+    return csv_download(view.csv(), view.filename("csv"))
 
 
 @bp.route("/import", methods=["GET", "POST"])

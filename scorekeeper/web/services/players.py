@@ -6,9 +6,10 @@ pulkas' stored results, never a fresh replay, and only pulkas the caller may rea
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Protocol
 
 from ...engine import (Career, Chart, DealLine, Filter, PlayerStanding, PlayerStats, PulkaLine, Record, Rivals, Running,
@@ -70,16 +71,32 @@ class Circle:
     titles: Mapping[str, str]  # the pulkas' names by id
 
     def name_of(self, uid: str) -> str:
-        return next(p.name for p in self.players if p.id == uid)
+        return self._by_id[uid].name
 
     def player(self, uid: str) -> Player:
-        found = next((p for p in self.players if p.id == uid), None)
+        found = self._by_id.get(uid)
         if found is None:
             raise NotFound("player")
         return found
 
     def pulkas_of(self, uid: str) -> int:
-        return sum(uid in r.players and self.filter.admits(r, uid) for r in self.records)
+        return self._counted.get(uid, 0)
+
+    # Looked up once per name a page or a file shows: by id, not through the list (a club of thousands of players
+    # would make each page players × names).
+    @cached_property
+    def _by_id(self) -> dict[str, Player]:
+        return {p.id: p for p in self.players}
+
+    @cached_property
+    def _counted(self) -> dict[str, int]:
+        """How many of the records count for each player, in one pass over them."""
+        counted: dict[str, int] = {}
+        for r in self.records:
+            for uid in dict.fromkeys(r.players):
+                if self.filter.admits(r, uid):
+                    counted[uid] = counted.get(uid, 0) + 1
+        return counted
 
 
 def circle(players: PlayerRepository, account_id: int, filter: Filter[str]) -> Circle:
@@ -120,13 +137,12 @@ class Replays(Protocol):
     def get(self, uid: str) -> Pulka: ...
 
 
-def deals_of(pulkas: Replays, page: PlayerPage) -> tuple[tuple[PulkaLine[str], Pulka, tuple[DealLine, ...]], ...]:
-    """Each of the player's counted pulkas, as stored, with his seat's line in each of its deals."""
-    found = []
+def deals_of(pulkas: Replays, page: PlayerPage) -> Iterator[tuple[PulkaLine[str], Pulka, tuple[DealLine, ...]]]:
+    """Each of the player's counted pulkas, as stored, with his seat's line in each of its deals: read one after
+    the other as they are asked for (a file of them is sent as it is written, never all his pulkas at once)."""
     for line in page.lines:
         pulka = pulkas.get(line.record.pulka)
-        found.append((line, pulka, tuple(d for d in deal_lines(pulka.replay) if d.seat == line.seat)))
-    return tuple(found)
+        yield line, pulka, tuple(d for d in deal_lines(pulka.replay) if d.seat == line.seat)
 
 
 def seat_player(players: PlayerRepository, account_id: int, pulka: str, seat: int) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...i18n import translate
@@ -35,7 +35,16 @@ def inert(cell: object) -> object:
     return cell
 
 
-def protocol_csv(protocol: Sequence[dict[str, Any]], names: Sequence[str], language: str) -> str:
+def drained(out: io.StringIO) -> str:
+    """What was written to `out` since it was last drained: the rows a streamed file sends next, so that no file
+    is ever held whole."""
+    text = out.getvalue()
+    out.seek(0)
+    out.truncate()
+    return text
+
+
+def protocol_csv(protocol: Sequence[dict[str, Any]], names: Sequence[str], language: str) -> Iterator[str]:
     """The protocol (deal views), one line per entry, its words in `language`."""
     out = io.StringIO()
     writer = csv.writer(out)
@@ -62,4 +71,5 @@ def protocol_csv(protocol: Sequence[dict[str, Any]], names: Sequence[str], langu
             row = head + [entry.get("player", ""), word(entry.get("column", "")), entry.get("on", ""),
                           number(entry.get("points", "")), entry.get("reason", "")]
             writer.writerow([inert(cell) for cell in row])
-    return out.getvalue()
+        yield drained(out)
+    yield drained(out)

@@ -1,12 +1,13 @@
 """What the ledger's page and file show: one currency's balances by name, who owes since when (from the
-balances), every obligation with its pulka, what is open on it and its status, every payment; the same rows as
-CSV. And where a pulka's players stand in the ledger now, as its settlement page and PDF show it (docs/club.md §4)."""
+balances), the obligations with their pulka, what is open on each and its status, and the payments, a page at a
+time; every row as CSV. And where a pulka's players stand in the ledger now, as its settlement page and PDF show
+it (docs/club.md §4)."""
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from decimal import Decimal
@@ -15,6 +16,9 @@ from ...engine import SettleUp, Transfer
 from ...render.text import amount
 from ..domain.balances import TableStanding
 from ..domain.ledger import Ledger, Line, Row
+from ..domain.limits import PAGE_ROWS
+from ..domain.paging import Older, Window, window
+from .exports import drained
 
 
 @dataclass(frozen=True)
@@ -32,26 +36,32 @@ class LedgerPage:
     ledger: Ledger
     balances: tuple[tuple[str, str, Decimal], ...]  # (id, name, amount), by name
     owing: tuple[Owing, ...]  # by name
-    lines: tuple[Line, ...]
-    payments: tuple[Row, ...]
+    shown: Window  # the page of obligations and payments; the balances and who owes count every row
     writable: tuple[tuple[str, str], ...]  # the own players a payment may be between: (id, name)
-    cut: bool  # only the latest SHOWN obligations and payments are listed
     settled: SettleUp[str]  # the suggested settle-up, in the cash unit if one is chosen
     cash: Decimal | None
 
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        return self.shown.lines
 
-# A club's ledger grows by a few rows an evening: the page lists the latest ones (everything on asking, and the
-# balances and who owes always count every row).
-SHOWN = 50
+    @property
+    def payments(self) -> tuple[Row, ...]:
+        return self.shown.payments
+
+    @property
+    def older(self) -> str | None:
+        """The cursor of the next page's link; None on the page of the oldest rows."""
+        return None if self.shown.older is None else self.shown.older.text()
 
 
-def page(book: Ledger, everything: bool = False, cash: Decimal | None = None) -> LedgerPage:
+def page(book: Ledger, start: Older | None = None, size: int = PAGE_ROWS, cash: Decimal | None = None) -> LedgerPage:
+    """The ledger's page: the page of obligations and payments `start` names (None: the latest `size` of each),
+    below the balances, who owes and the settle-up, which are the whole ledger's on every page."""
     balances = tuple(sorted(((p, book.name(p), v) for p, v in book.balances.items()),
                             key=lambda b: b[1].casefold()))
     writable = tuple(sorted(((p.id, p.name) for p in book.players.values() if p.own), key=lambda p: p[1].casefold()))
-    most = None if everything else SHOWN
-    return LedgerPage(book, balances, owing(book), book.lines[:most], book.payments[:most], writable,
-                      max(len(book.lines), len(book.payments)) > (most or 0) > 0, book.settle_up_in(cash), cash)
+    return LedgerPage(book, balances, owing(book), window(book, start, size), writable, book.settle_up_in(cash), cash)
 
 
 def owing(book: Ledger) -> tuple[Owing, ...]:
@@ -104,7 +114,7 @@ def table_lines(table: AtTheTable, language: str, gettext: Callable[[str], str])
     return title, tuple(lines)
 
 
-def csv_text(book: Ledger) -> str:
+def csv_text(book: Ledger) -> Iterator[str]:
     """One row per player who owes (`owed`: his id, since when, his name in `from`, what he owes), then per
     obligation (with what is paid and open on it, and its status) and per payment, in the ledger's currency,
     the latest first. When every balance is 0 there is no `owed` row."""
@@ -115,13 +125,16 @@ def csv_text(book: Ledger) -> str:
     for debt in owing(book):
         writer.writerow(["owed", debt.player, debt.since.isoformat() if debt.since else "", debt.name, "",
                          debt.amount, book.currency, "", "", "", "", "", "", "", "", "", ""])
+        yield drained(out)
     for line in book.lines:
         o, e = line.entry.obligation, line.entry
         writer.writerow(["obligation", o.id, e.day.isoformat(), book.name(o.debtor), book.name(o.creditor), o.amount,
                          o.currency, o.pulka, e.title, line.paid, line.open, line.status.value, "", "", "", "", ""])
+        yield drained(out)
     for row in book.payments:
         p = row.payment
         writer.writerow(["payment", p.id, row.at.isoformat(timespec="seconds"), book.name(p.payer), book.name(p.payee),
                          p.amount, p.currency, "", "", "", "", "", p.kind.value, p.obligation or "", p.reverses or "",
                          row.note, row.by])
-    return out.getvalue()
+        yield drained(out)
+    yield drained(out)

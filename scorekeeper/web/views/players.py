@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -17,6 +17,7 @@ from ...engine import Chart, DealLine, Filter, PlayerStats, PulkaLine, Record, R
 from ...engine.settlement import round_half_away
 from ...files.statsfile import stats_json
 from ..domain.pulkas import Pulka
+from .exports import drained
 
 LEVELS = ("6", "7", "8", "9", "10")
 WIDTH, HEIGHT, PAD = 360, 140, 24
@@ -75,7 +76,8 @@ CSV_HEAD = ["date", "pulka", "title", "player", "seat", "players", "preset", "cu
             "whists", "whists_exact", "money"]
 
 
-def csv_rows(lines: Iterable[PulkaLine[str]], name_of: Callable[[str], str], titles: Mapping[str, str]) -> str:
+def csv_rows(lines: Iterable[PulkaLine[str]], name_of: Callable[[str], str], titles: Mapping[str, str]
+             ) -> Iterator[str]:
     """One row per pulka × player (docs/club.md §1's filters already applied): his balance exact (a fraction) and
     rounded as the stats object rounds it, his money in cents, the others of the table by name."""
     out = io.StringIO()
@@ -86,7 +88,8 @@ def csv_rows(lines: Iterable[PulkaLine[str]], name_of: Callable[[str], str], tit
         writer.writerow([str(r.started), r.pulka, titles.get(r.pulka, ""), name_of(r.players[line.seat]),
                          line.seat + 1, " · ".join(name_of(p) for p in r.players), r.preset, r.currency,
                          int(r.finished), line.deals, round_half_away(line.net), line.net, line.money])
-    return out.getvalue()
+        yield drained(out)
+    yield drained(out)
 
 
 def every_seat(records: Iterable[Record[str]], filter: Filter[str]) -> list[PulkaLine[str]]:
@@ -99,7 +102,8 @@ DEALS_HEAD = ["date", "pulka", "title", "deal", "player", "role", "deal_type", "
               "moved_exact"]
 
 
-def deal_csv(found: Iterable[tuple[PulkaLine[str], Pulka, Sequence[DealLine]]], name_of: Callable[[str], str]) -> str:
+def deal_csv(found: Iterable[tuple[PulkaLine[str], Pulka, Sequence[DealLine]]], name_of: Callable[[str], str]
+             ) -> Iterator[str]:
     """One row per deal × player: his role, what the deal was, his tricks, and the whists it moved his balance
     by (rounded as the stats object rounds, and exact); a pulka's rows add up to his balance in it."""
     out = io.StringIO()
@@ -112,4 +116,5 @@ def deal_csv(found: Iterable[tuple[PulkaLine[str], Pulka, Sequence[DealLine]]], 
             writer.writerow([str(line.record.started), pulka.uid, pulka.name, d.number,
                              name_of(line.record.players[d.seat]), d.role.value, deal.type.value, deal.contract or "",
                              tricks, round_half_away(d.moved), d.moved])
-    return out.getvalue()
+            yield drained(out)
+    yield drained(out)

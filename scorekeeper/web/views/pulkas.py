@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from functools import cached_property, partial
 from typing import Any, TypeVar
 
@@ -184,10 +184,9 @@ class Presenter:
         """The pulya/1 file."""
         return self._text(exports.pulka_file(self.pulka))
 
-    @cached_property
-    def csv(self) -> str:
-        """The protocol, one line per entry."""
-        return self._text(exports.protocol_csv(self.protocol, self.pulka.players, self.language))
+    def csv(self) -> Iterator[str]:
+        """The protocol, one line per entry, written as it is sent: from the kept protocol, never kept whole."""
+        return exports.protocol_csv(self.protocol, self.pulka.players, self.language)
 
     def filename(self, ext: str) -> str:
         return filename(self.pulka.name, self.pulka.created_at, ext)

@@ -73,7 +73,7 @@ def test_the_next_deal_on_the_form(repo, owner):
 def test_files(repo, owner):
     view = Presenter(sochi_pulka(repo, owner), "en")
     assert json.loads(view.export)["deals"] == SOCHI["deals"]
-    lines = list(csv.reader(io.StringIO(view.csv)))
+    lines = list(csv.reader(io.StringIO("".join(view.csv()))))
     assert lines[0][:3] == ["deal", "dealer", "type"]
     assert len(lines) - 1 == sum(max(1, len(d["entries"])) for d in view.protocol)
     assert view.filename("csv").startswith("friday-") and view.filename("csv").endswith(".csv")
