@@ -4,7 +4,6 @@ CSV. And where a pulka's players stand in the ledger now, as its settlement page
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from decimal import Decimal
 from ...engine import SettleUp, Transfer
 from ...render.text import amount
 from ..domain.ledger import Ledger, Line, Row, TableStanding
+from .csvfile import CsvWriter
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def csv_text(book: Ledger) -> str:
     obligation (with what is paid and open on it, and its status) and per payment, in the ledger's currency,
     the latest first. When every balance is 0 there is no `owed` row."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = CsvWriter(out)
     writer.writerow(["row", "id", "date", "from", "to", "amount", "currency", "pulka", "title", "paid", "open",
                      "status", "kind", "obligation", "reverses", "note", "by"])
     for debt in owing(book):
