@@ -3,13 +3,17 @@ version in that language), and the answers built of what it shows: files, share 
 
 from __future__ import annotations
 
+import re
 import threading
+import unicodedata
 from functools import partial
 from typing import cast
+from urllib.parse import quote
 
 from flask import Response, current_app, g, url_for
 
 from ...i18n.words import Msg
+from ...render.text import latin
 from ..domain.pulkas import Pulka
 from ..domain.refusals import ErrorCode, Refused
 from ..store.cache import Section
@@ -72,7 +76,43 @@ def busy_list() -> Response:
 
 
 def download(data: str | bytes, mimetype: str, filename: str) -> Response:
-    return Response(data, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    """A file to save: every download of the app is made here, so that its name goes through `attachment`."""
+    return Response(data, mimetype=mimetype, headers={"Content-Disposition": attachment(filename)})
+
+
+# Characters of a download's name at most, its extension kept: a name beyond any file system's is cut.
+NAME_MAX = 100
+# Path separators, quotes and what Windows refuses in a file name, in the name a browser saves under.
+_NOT_IN_NAMES = re.compile(r'[\\/"*:<>?|]')
+
+
+def attachment(filename: str) -> str:
+    """The Content-Disposition of a download named `filename` (RFC 6266): `filename="…"` of ASCII letters,
+    digits, dots, hyphens and underscores for every browser (Cyrillic spelled in Latin letters), and, when the
+    name holds more (Cyrillic, ₽), `filename*=UTF-8''…` percent-encoded (RFC 8187), which browsers prefer.
+    Neither holds a path separator, a quote, a control, format or bidirectional character or a leading dot:
+    a currency `../..` or `x";y=1` names a file, not a path nor another parameter."""
+    name = _saved_name(filename)
+    plain = _fit(re.sub(r"[^A-Za-z0-9._-]+", "_", latin(name)))
+    header = f'attachment; filename="{plain}"'
+    return header if plain == name else header + f"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+def _saved_name(filename: str) -> str:
+    """`filename` as a name to save a file under, in any script: no control, format (U+202E) or line
+    separator characters, spaces as plain spaces, no path separator nor quote."""
+    shown = "".join(" " if unicodedata.category(ch).startswith("Z") else ch
+                    for ch in unicodedata.normalize("NFC", filename) if not unicodedata.category(ch).startswith("C"))
+    return _fit(" ".join(_NOT_IN_NAMES.sub("_", shown).split()))
+
+
+def _fit(name: str) -> str:
+    """A name without runs of dots (`..`), nor a dot or a space first (a hidden file) or last, of at most
+    NAME_MAX characters, its extension kept (.csv, .pulya.json); "download" when nothing is left."""
+    name = re.sub(r"\.{2,}", ".", name).strip(" .")
+    found = re.search(r"(\.[A-Za-z0-9]{1,10}){1,2}$", name)
+    ext = found.group() if found and found.start() else ""
+    return (name[:len(name) - len(ext)][:NAME_MAX - len(ext)].rstrip(" .") or "download") + ext
 
 
 def csv_download(text: str, filename: str) -> Response:
