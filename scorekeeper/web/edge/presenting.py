@@ -10,16 +10,17 @@ from functools import partial
 from typing import cast
 from urllib.parse import quote
 
-from flask import Response, current_app, g, url_for
+from flask import Response, current_app, g, request, url_for
 
 from ...i18n.words import Msg
 from ...render.text import latin
 from ..domain.pulkas import Pulka
 from ..domain.refusals import ErrorCode, Refused
 from ..store.cache import Section
-from ..views.gate import Busy, Gate
+from ..views.gate import Busy, Gate, Turn, Turns
 from ..views.pulkas import Presenter
 from . import errors
+from .caller import caller
 from .i18n import language
 
 # Seconds: about what a 1,000-deal PDF takes, by when one of the PDFs ahead is likely done.
@@ -48,11 +49,17 @@ def answering(pulka: Pulka) -> Presenter:
 def fresh(pulka: Pulka) -> Presenter:
     """A presenter of its own, in the request's language: for the answer of a write, which is built in the
     write's transaction and must not be kept by a version that may still roll back."""
-    return Presenter(pulka, language(), gate())
+    return Presenter(pulka, language())
 
 
-def gate() -> Gate:
-    return cast(Gate, current_app.extensions["scorekeeper.pdf"])
+def pdf_turn() -> Turn:
+    """The caller's way to a PDF (views.gate.Turns): its account when logged in, else the share link that lets it
+    in, else its address (behind trusted proxies, the client's own: ProxyFix). One PDF at a time each."""
+    who = caller()
+    share = g.get("share_id")
+    key = (("account", who.account.id) if who.account is not None
+           else ("link", share) if share is not None else ("address", request.remote_addr or ""))
+    return Turn(cast(Turns, current_app.extensions["scorekeeper.pdf"]), key)
 
 
 _HOMES_LOCK = threading.Lock()
@@ -127,10 +134,12 @@ def share_url(token: str) -> str:
 
 
 def busy(error: Busy) -> Response:
-    """503 and when to try again: a PDF asked for while the server makes as many as it makes at once, and as
-    many more wait their turn. Turned away rather than queued, so that PDFs never hold every server thread."""
-    body, status = errors.respond(Refused(Msg("The server is making other PDFs just now; try again in a few "
-                                              "seconds."), code=ErrorCode.BUSY))
+    """503 and when to try again: a PDF asked for while the caller's other PDF is in progress (its own flood), or
+    while as many callers wait their turn as the server makes at once, besides those. Turned away rather than
+    queued, so that PDFs never hold every server thread."""
+    said = (Msg("Your other PDF is still being made; try again when it is ready.") if error.own
+            else Msg("The server is making other PDFs just now; try again in a few seconds."))
+    body, status = errors.respond(Refused(said, code=ErrorCode.BUSY))
     response = current_app.make_response((body, status))
     response.headers["Retry-After"] = str(RETRY_AFTER)
     return response

@@ -29,7 +29,7 @@ LABEL = "-link"
 
 
 @dataclass
-class Club:
+class HostileClub:
     """The owner's two finished pulkas (each a deal, then closed) and a payment with a note, in the first
     pulka's currency; a guest account that opened the first pulka's link in its browser, so that its names
     are in the guest's circle too."""
@@ -51,11 +51,11 @@ class Club:
         return [p["currency"] for p in PULKAS]
 
 
-def hostile_club(app) -> Club:
+def hostile_club(app) -> HostileClub:
     signed_in(app, GUEST, "guest's password")
     guest = app.test_client()  # a browser: the links it opened let it in
     assert guest.post("/login", data={"username": GUEST, "password": "guest's password"}).status_code == 302
-    club = Club(app, signed_in(app, OWNER, "owner's password"), guest)
+    club = HostileClub(app, signed_in(app, OWNER, "owner's password"), guest)
     for body in PULKAS:
         response = club.owner.post("/api/v1/pulkas", json=body | {"rules": RULES})
         assert response.status_code == 201, response.json
@@ -89,7 +89,7 @@ def fake_pdfs(monkeypatch) -> None:
     monkeypatch.setattr(pdf, "in_worker", lambda *args, **kwargs: b"%PDF-1.7 crawled")
 
 
-def urls(app, club: Club, client) -> Iterator[tuple[str, str]]:
+def urls(app, club: HostileClub, client) -> Iterator[tuple[str, str]]:
     """(endpoint, path) of every GET route of the URL map, once for each value of each of its arguments that
     the club has: its pulkas, the caller's players, deal 1, seat 0, the link."""
     values: dict[str, list[Any]] = {"uid": club.pulkas, "player": sorted(players(client).values()),
