@@ -169,10 +169,22 @@ _CYRILLIC = dict(zip(
 ))
 
 
+def latin(text: str) -> str:
+    """`text` in ASCII: Cyrillic spelled in Latin letters (Аня: Anya), accents dropped, what has no spelling
+    (₽, ♠) left out."""
+    spelled = "".join(_latin_letter(ch) for ch in text)
+    return unicodedata.normalize("NFKD", spelled).encode("ascii", "ignore").decode()
+
+
+def _latin_letter(ch: str) -> str:
+    found = _CYRILLIC.get(ch.lower())
+    if found is None:
+        return ch
+    return found.capitalize() if ch.isupper() else found
+
+
 def filename(title: str, day: date | datetime, ext: str) -> str:
     """`pulka-u-ani-2025-03-08.pdf`: ASCII only, safe in any Content-Disposition header."""
-    text = "".join(_CYRILLIC.get(ch, ch) for ch in title.lower())
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    slug = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:60].strip("-") or "pulka"
+    slug = re.sub(r"[^a-z0-9]+", "-", latin(title.lower())).strip("-")[:60].strip("-") or "pulka"
     day = day.date() if isinstance(day, datetime) else day
     return f"{slug}-{day.isoformat()}.{ext}"

@@ -25,7 +25,7 @@ from .settings import AppSettings
 from .store import Store
 from .store.cache import VersionCache
 from .store.db import Database, Unavailable, private_file, reason
-from .views.gate import Busy, Gate
+from .views.gate import Busy, Turns
 from .views.pulkas import weight
 
 
@@ -132,7 +132,7 @@ def create_app(config: dict[str, Any] | None = None, instance_path: str | None =
     app.extensions["scorekeeper.presenters"] = cache.section("presenters")
     # PDFs render in PDF_RENDERERS worker processes, as many more requests may wait for one, and any beyond
     # are answered 503 with Retry-After: so PDFs hold at most four of waitress's eight threads, never all.
-    app.extensions["scorekeeper.pdf"] = Gate(settings.pdf_renderers)
+    app.extensions["scorekeeper.pdf"] = Turns(settings.pdf_renderers)
 
     inputs.init(app)  # first: its check runs before the access check looks anything up
     access.init(app)

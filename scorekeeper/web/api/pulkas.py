@@ -23,7 +23,7 @@ from ..edge.caller import actor, me
 from ..edge.context import limits, store
 from ..edge.idempotency import idempotent, json_answer, write
 from ..edge.inputs import json_body, version_sent
-from ..edge.presenting import answering, download, presenter
+from ..edge.presenting import answering, download, pdf_turn, presenter
 from ..services import pulkas as pulka_service
 from ..views.filters import jsonable
 from ..views.pulkas import Presenter
@@ -135,7 +135,7 @@ def pdf(uid: str) -> ResponseReturnValue:
     orientation = request.args.get("orientation", "table")
     if orientation not in ORIENTATIONS:
         raise Refused(Msg("orientation is one of {choices}")(choices=", ".join(ORIENTATIONS)), "orientation")
-    return download(view.pdf(orientation), "application/pdf", view.filename("pdf"))
+    return download(view.pdf(pdf_turn(), orientation), "application/pdf", view.filename("pdf"))
 
 
 @bp.post("/import")

@@ -3,20 +3,25 @@ version in that language), and the answers built of what it shows: files, share 
 
 from __future__ import annotations
 
+import re
 import threading
+import unicodedata
 from collections.abc import Iterable, Iterator
 from functools import partial
 from typing import cast
+from urllib.parse import quote
 
-from flask import Response, current_app, g, url_for
+from flask import Response, current_app, g, request, url_for
 
 from ...i18n.words import Msg
+from ...render.text import latin
 from ..domain.pulkas import Pulka
 from ..domain.refusals import ErrorCode, Refused
 from ..store.cache import Section
-from ..views.gate import Busy, Gate
+from ..views.gate import Busy, Gate, Turn, Turns
 from ..views.pulkas import Presenter
 from . import errors
+from .caller import caller
 from .i18n import language
 
 # Seconds: about what a 1,000-deal PDF takes, by when one of the PDFs ahead is likely done.
@@ -45,11 +50,17 @@ def answering(pulka: Pulka) -> Presenter:
 def fresh(pulka: Pulka) -> Presenter:
     """A presenter of its own, in the request's language: for the answer of a write, which is built in the
     write's transaction and must not be kept by a version that may still roll back."""
-    return Presenter(pulka, language(), gate())
+    return Presenter(pulka, language())
 
 
-def gate() -> Gate:
-    return cast(Gate, current_app.extensions["scorekeeper.pdf"])
+def pdf_turn() -> Turn:
+    """The caller's way to a PDF (views.gate.Turns): its account when logged in, else the share link that lets it
+    in, else its address (behind trusted proxies, the client's own: ProxyFix). One PDF at a time each."""
+    who = caller()
+    share = g.get("share_id")
+    key = (("account", who.account.id) if who.account is not None
+           else ("link", share) if share is not None else ("address", request.remote_addr or ""))
+    return Turn(cast(Turns, current_app.extensions["scorekeeper.pdf"]), key)
 
 
 _HOMES_LOCK = threading.Lock()
@@ -73,7 +84,43 @@ def busy_list() -> Response:
 
 
 def download(data: str | bytes | Iterable[str], mimetype: str, filename: str) -> Response:
-    return Response(data, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+    """A file to save: every download of the app is made here, so that its name goes through `attachment`."""
+    return Response(data, mimetype=mimetype, headers={"Content-Disposition": attachment(filename)})
+
+
+# Characters of a download's name at most, its extension kept: a name beyond any file system's is cut.
+NAME_MAX = 100
+# Path separators, quotes and what Windows refuses in a file name, in the name a browser saves under.
+_NOT_IN_NAMES = re.compile(r'[\\/"*:<>?|]')
+
+
+def attachment(filename: str) -> str:
+    """The Content-Disposition of a download named `filename` (RFC 6266): `filename="…"` of ASCII letters,
+    digits, dots, hyphens and underscores for every browser (Cyrillic spelled in Latin letters), and, when the
+    name holds more (Cyrillic, ₽), `filename*=UTF-8''…` percent-encoded (RFC 8187), which browsers prefer.
+    Neither holds a path separator, a quote, a control, format or bidirectional character or a leading dot:
+    a currency `../..` or `x";y=1` names a file, not a path nor another parameter."""
+    name = _saved_name(filename)
+    plain = _fit(re.sub(r"[^A-Za-z0-9._-]+", "_", latin(name)))
+    header = f'attachment; filename="{plain}"'
+    return header if plain == name else header + f"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+def _saved_name(filename: str) -> str:
+    """`filename` as a name to save a file under, in any script: no control, format (U+202E) or line
+    separator characters, spaces as plain spaces, no path separator nor quote."""
+    shown = "".join(" " if unicodedata.category(ch).startswith("Z") else ch
+                    for ch in unicodedata.normalize("NFC", filename) if not unicodedata.category(ch).startswith("C"))
+    return _fit(" ".join(_NOT_IN_NAMES.sub("_", shown).split()))
+
+
+def _fit(name: str) -> str:
+    """A name without runs of dots (`..`), nor a dot or a space first (a hidden file) or last, of at most
+    NAME_MAX characters, its extension kept (.csv, .pulya.json); "download" when nothing is left."""
+    name = re.sub(r"\.{2,}", ".", name).strip(" .")
+    found = re.search(r"(\.[A-Za-z0-9]{1,10}){1,2}$", name)
+    ext = found.group() if found and found.start() else ""
+    return (name[:len(name) - len(ext)][:NAME_MAX - len(ext)].rstrip(" .") or "download") + ext
 
 
 # A streamed file leaves in pieces of about this many characters: few enough writes for the server, and
@@ -106,10 +153,12 @@ def share_url(token: str) -> str:
 
 
 def busy(error: Busy) -> Response:
-    """503 and when to try again: a PDF asked for while the server makes as many as it makes at once, and as
-    many more wait their turn. Turned away rather than queued, so that PDFs never hold every server thread."""
-    body, status = errors.respond(Refused(Msg("The server is making other PDFs just now; try again in a few "
-                                              "seconds."), code=ErrorCode.BUSY))
+    """503 and when to try again: a PDF asked for while the caller's other PDF is in progress (its own flood), or
+    while as many callers wait their turn as the server makes at once, besides those. Turned away rather than
+    queued, so that PDFs never hold every server thread."""
+    said = (Msg("Your other PDF is still being made; try again when it is ready.") if error.own
+            else Msg("The server is making other PDFs just now; try again in a few seconds."))
+    body, status = errors.respond(Refused(said, code=ErrorCode.BUSY))
     response = current_app.make_response((body, status))
     response.headers["Retry-After"] = str(RETRY_AFTER)
     return response

@@ -49,8 +49,7 @@ def ledger() -> ResponseReturnValue:
 @needs(Need.ACCOUNT)
 def ledger_csv() -> ResponseReturnValue:
     book = ledger_service.ledger(store().ledger, me(), request.args.get("currency"))
-    name = f"ledger-{book.currency or 'money'}.csv".encode("ascii", "replace").decode().replace("?", "_")
-    return csv_download(csv_text(book), name)
+    return csv_download(csv_text(book), f"ledger-{book.currency or 'money'}.csv")
 
 
 @bp.post("/ledger")

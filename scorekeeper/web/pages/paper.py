@@ -24,7 +24,7 @@ from ..edge.caller import actor, caller, me
 from ..edge.context import limits
 from ..edge.errors import STATUS, field_errors
 from ..edge.idempotency import idempotent, went, write
-from ..edge.presenting import download, gate
+from ..edge.presenting import download, pdf_turn
 from ..services import paper as paper_service
 from ..views.paper import grid, result
 from ..views.paper import pdf as paper_pdf_of
@@ -68,7 +68,7 @@ def paper_pdf() -> ResponseReturnValue:
     settlement, settled = paper_service.settle_sheet(sheet)
     words = i18n.catalog()
     title = sheet.name or gettext("Paper sheet of %(players)s", players=", ".join(sheet.players))
-    data = paper_pdf_of(sheet, settlement, settled, title, i18n.language(), gate(), words.gettext, words.ngettext)
+    data = paper_pdf_of(sheet, settlement, settled, title, i18n.language(), pdf_turn(), words.gettext, words.ngettext)
     return download(data, "application/pdf", filename(title, date.today(), "pdf"))
 
 

@@ -18,7 +18,7 @@ from ..edge.access import Need, needs
 from ..edge.caller import me
 from ..edge.context import limits, store
 from ..edge.idempotency import idempotent, went, write
-from ..edge.presenting import csv_download, download, gate
+from ..edge.presenting import csv_download, download, pdf_turn
 from ..services import players as player_service
 from ..views.players import charts, csv_rows, deal_csv, every_seat, pair_charts, rows
 from .blueprint import bp
@@ -77,7 +77,7 @@ def player_deals_csv(player: str) -> ResponseReturnValue:
 @bp.get("/players/<player>.pdf")
 @needs(Need.ACCOUNT)
 def player_pdf(player: str) -> ResponseReturnValue:
-    """The player's page as A4, the same numbers and charts; made in a PDF worker when the gate lets it in."""
+    """The player's page as A4, the same numbers and charts; made in a PDF worker in the caller's turn."""
     from ...render.pdf import FONTS, html_pdf, in_worker
 
     f = _filter()
@@ -85,9 +85,9 @@ def player_pdf(player: str) -> ResponseReturnValue:
     html = render_template("pdf/player.html", page=page, shown=rows(page.stats, circle.name_of), f=f,
                            charts=charts(page.running), circle=circle, today=date.today(), language=i18n.language(),
                            fonts={weight: path.as_uri() for weight, path in FONTS.items()})
-    pdfs = gate()
-    with pdfs.entered():
-        return download(pdfs.run(lambda: in_worker(pdfs.running, html_pdf, html)), "application/pdf", "player.pdf")
+    turn = pdf_turn()
+    with turn.entered():
+        return download(turn.run(lambda: in_worker(turn.running, html_pdf, html)), "application/pdf", "player.pdf")
 
 
 @bp.route("/players/<player>", methods=["GET", "POST"])

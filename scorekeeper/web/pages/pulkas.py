@@ -29,7 +29,7 @@ from ..edge.context import limits, store
 from ..edge.errors import STATUS, field_errors
 from ..edge.forms import ADVANCED, ConfirmForm, ImportForm, PulkaForm, bounds, form_field, text_of
 from ..edge.idempotency import idempotent, new_key, went, write
-from ..edge.presenting import busy_list, csv_download, download, home_gate, presenter
+from ..edge.presenting import busy_list, csv_download, download, home_gate, pdf_turn, presenter
 from ..edge.security import remember_choice
 from ..services import ledger as ledger_service
 from ..services import pulkas as pulka_service
@@ -234,8 +234,8 @@ def pdf(uid: str) -> ResponseReturnValue:
     view = presenter(pulka)
     table = _in_the_ledger(pulka)  # as on the settlement page, to the cent, with when it was read
     ledger = table_lines(table, i18n.language(), i18n.catalog().gettext) if table else None
-    return download(view.pdf(orientation_of(request.args.get("orientation")), ledger), "application/pdf",
-                    view.filename("pdf"))
+    orientation = orientation_of(request.args.get("orientation"))
+    return download(view.pdf(pdf_turn(), orientation, ledger), "application/pdf", view.filename("pdf"))
 
 
 def _in_the_ledger(pulka: Pulka, unit: Decimal | None = None) -> AtTheTable | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -11,6 +10,7 @@ from ...i18n import translate
 from ...files import pulyafile
 from ...i18n.words import Msg
 from ..domain.pulkas import Pulka
+from .csvfile import CsvWriter, Figure, drained
 from .filters import jsonable
 
 CSV_COLUMNS = [Msg("deal"), Msg("dealer"), Msg("type"), Msg("declarer"), Msg("contract"), Msg("whist"), Msg("open"),
@@ -27,33 +27,16 @@ def pulka_file(pulka: Pulka) -> str:
                                            opening=pulka.opening))
 
 
-def inert(cell: object) -> object:
-    """A CSV cell that a spreadsheet will not run: text that would start a formula (=, +, −, @, a tab or a
-    carriage return: a name such as "=HYPERLINK(…)") gets a leading apostrophe. Numbers stay numbers."""
-    if isinstance(cell, str) and cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + cell
-    return cell
-
-
-def drained(out: io.StringIO) -> str:
-    """What was written to `out` since it was last drained: the rows a streamed file sends next, so that no file
-    is ever held whole."""
-    text = out.getvalue()
-    out.seek(0)
-    out.truncate()
-    return text
-
-
 def protocol_csv(protocol: Sequence[dict[str, Any]], names: Sequence[str], language: str) -> Iterator[str]:
     """The protocol (deal views), one line per entry, its words in `language`."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = CsvWriter(out)
     say = translate.writer(names, language)
 
     def number(value: object) -> object:
-        """A point as a spreadsheet in the language reads it: 2.5, or 2,5 in Russian."""
+        """A point as a spreadsheet in the language reads it: 2.5, or 2,5 in Russian (still a number)."""
         value = jsonable(value)
-        return str(value).replace(".", ",") if language == "ru" and isinstance(value, float) else value
+        return Figure(str(value).replace(".", ",")) if language == "ru" and isinstance(value, float) else value
 
     def word(value: str) -> str:
         found = CSV_WORDS.get(value)
@@ -70,6 +53,6 @@ def protocol_csv(protocol: Sequence[dict[str, Any]], names: Sequence[str], langu
         for entry in view["entries"] or [{}]:
             row = head + [entry.get("player", ""), word(entry.get("column", "")), entry.get("on", ""),
                           number(entry.get("points", "")), entry.get("reason", "")]
-            writer.writerow([inert(cell) for cell in row])
+            writer.writerow(row)
         yield drained(out)
     yield drained(out)

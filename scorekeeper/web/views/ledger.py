@@ -5,7 +5,6 @@ it (docs/club.md §4)."""
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from ..domain.balances import TableStanding
 from ..domain.ledger import Ledger, Line, Row
 from ..domain.limits import PAGE_ROWS
 from ..domain.paging import Older, Window, window
-from .exports import drained
+from .csvfile import CsvWriter, drained
 
 
 @dataclass(frozen=True)
@@ -119,7 +118,7 @@ def csv_text(book: Ledger) -> Iterator[str]:
     obligation (with what is paid and open on it, and its status) and per payment, in the ledger's currency,
     the latest first. When every balance is 0 there is no `owed` row."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = CsvWriter(out)
     writer.writerow(["row", "id", "date", "from", "to", "amount", "currency", "pulka", "title", "paid", "open",
                      "status", "kind", "obligation", "reverses", "note", "by"])
     for debt in owing(book):

@@ -14,7 +14,7 @@ from ...render.steps import steps
 from ...engine.settled import Settled
 from ...files.sheetfile import PaperSheet
 from ..domain.paper import PRESETS, PULYA_SIZES, RATES, SEATS
-from .gate import Gate
+from .gate import Turn
 from .settlement import settlement as settlement_view
 
 
@@ -49,17 +49,17 @@ def result(paper: PaperSheet, settlement: Settlement, s: Settled, language: str,
     }
 
 
-def pdf(paper: PaperSheet, settlement: Settlement, s: Settled, title: str, language: str, gate: Gate,
+def pdf(paper: PaperSheet, settlement: Settlement, s: Settled, title: str, language: str, turn: Turn,
         gettext: Gettext, ngettext: Ngettext) -> bytes:
     """The A4 PDF of a paper sheet: the sheet drawn as the paper pulya (a pulka with the sheet as its opening and
     no deals draws just that), the steps in place of a protocol, and the settlement's tables. In a worker
-    process, when the gate lets it in, as any pulka's PDF."""
+    process, in the caller's turn, as any pulka's PDF."""
     from ...render.pdf import render_pdf_in_worker  # the PDF's libraries only when a PDF is wanted
 
     told = result(paper, settlement, s, language, gettext, ngettext)["steps"]
     lines = [told["amnesty"], *told["gora"], *told["pairs"], *told["balances"], *told["payments"]]
     drawn = replay(paper.rules, len(paper.players), [], start=paper.sheet)
-    render = partial(render_pdf_in_worker, gate.running, paper.players, paper.rules, drawn, settlement, title=title,
+    render = partial(render_pdf_in_worker, turn.running, paper.players, paper.rules, drawn, settlement, title=title,
                      created=date.today(), currency=paper.currency or "", language=language, steps=lines)
-    with gate.entered():
-        return gate.run(render)
+    with turn.entered():
+        return turn.run(render)

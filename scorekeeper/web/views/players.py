@@ -4,7 +4,6 @@ in dark mode (strokes in currentColor)."""
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
@@ -17,7 +16,7 @@ from ...engine import Chart, DealLine, Filter, PlayerStats, PulkaLine, Record, R
 from ...engine.settlement import round_half_away
 from ...files.statsfile import stats_json
 from ..domain.pulkas import Pulka
-from .exports import drained
+from .csvfile import CsvWriter, drained
 
 LEVELS = ("6", "7", "8", "9", "10")
 WIDTH, HEIGHT, PAD = 360, 140, 24
@@ -81,7 +80,7 @@ def csv_rows(lines: Iterable[PulkaLine[str]], name_of: Callable[[str], str], tit
     """One row per pulka × player (docs/club.md §1's filters already applied): his balance exact (a fraction) and
     rounded as the stats object rounds it, his money in cents, the others of the table by name."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = CsvWriter(out)
     writer.writerow(CSV_HEAD)
     for line in lines:
         r = line.record
@@ -107,7 +106,7 @@ def deal_csv(found: Iterable[tuple[PulkaLine[str], Pulka, Sequence[DealLine]]], 
     """One row per deal × player: his role, what the deal was, his tricks, and the whists it moved his balance
     by (rounded as the stats object rounds, and exact); a pulka's rows add up to his balance in it."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = CsvWriter(out)
     writer.writerow(DEALS_HEAD)
     for line, pulka, deals in found:
         for d in deals:

@@ -17,7 +17,7 @@ from ...engine.settled import Settled, settled
 from ..domain.pulkas import Pulka, PulkaStanding, Summary
 from . import deals, exports, settlement
 from .filters import jsonable
-from .gate import Gate
+from .gate import Turn
 
 T = TypeVar("T")
 
@@ -32,17 +32,12 @@ def card(row: Summary, standing: PulkaStanding) -> dict[str, Any]:
     }
 
 
-# PDFs of a presenter made without the app's gate (a test, a command): one at a time.
-_ALONE = Gate(1)
-
-
 class Presenter:
     """What every page and API answer shows of one pulka version, in one language."""
 
-    def __init__(self, pulka: Pulka, language: str, gate: Gate = _ALONE):
+    def __init__(self, pulka: Pulka, language: str):
         self.pulka = pulka
         self.language = language  # every text it builds is in this language
-        self.gate = gate  # PDFs are made in worker processes, as many at once as the gate lets in
         self._deals: dict[Hashable, dict[str, Any]] = {}
         self._drawings: dict[Hashable, str] = {}
         self._pdfs: dict[Hashable, bytes] = {}
@@ -157,23 +152,23 @@ class Presenter:
             self.pulka.players, self.pulka.rules, self.pulka.replay, orientation=orientation,
             currency=self.pulka.currency, seats=seats, styled=False, language=self.language))
 
-    def pdf(self, orientation: str = "table", ledger: tuple[str, tuple[str, ...]] | None = None) -> bytes:
+    def pdf(self, turn: Turn, orientation: str = "table", ledger: tuple[str, tuple[str, ...]] | None = None) -> bytes:
         """The A4 PDF: the drawing, the protocol, the settlement (with `ledger`, where its players stand in the
         ledger: a title saying when it was read, and its lines, views.ledger.table_lines). Rendered once however
-        many ask for it at once, in a worker process, when the gate lets it in (Busy when too many PDFs are
-        being made or waited for)."""
+        many ask for it at once, in a worker process, in the caller's `turn` (Busy when the caller has another
+        PDF in progress, or too many callers have)."""
         from ...render.pdf import render_pdf_in_worker
 
         key = (orientation, ledger)
         found = self._pdfs.get(key)
         if found is not None:
             return found
-        pulka, gate = self.pulka, self.gate
-        render = partial(render_pdf_in_worker, gate.running, pulka.players, pulka.rules, pulka.replay,
+        pulka = self.pulka
+        render = partial(render_pdf_in_worker, turn.running, pulka.players, pulka.rules, pulka.replay,
                          pulka.settlement, title=pulka.name, created=pulka.created_at, currency=pulka.currency,
                          orientation=orientation, language=self.language, ledger=ledger)
-        with gate.entered():
-            return self._once(self._pdfs, key, lambda: gate.run(render))
+        with turn.entered():
+            return self._once(self._pdfs, key, lambda: turn.run(render))
 
     def page(self, key: Hashable, render: Callable[[], str]) -> str:
         """A whole page, rendered once per version (the sheet is read far more often than it changes)."""

@@ -1,17 +1,21 @@
 """PDFs under load: one rendering per version however many ask at once, at most PDF_RENDERERS rendering,
-as many more waiting, and anyone beyond told to come back (503 with Retry-After), so that PDFs never take
-every server thread. The worker processes are replaced by a fake that renders when the test says so."""
+as many more callers waiting, and anyone beyond told to come back (503 with Retry-After), so that PDFs never
+take every server thread. The worker processes are replaced by a fake that renders when the test says so.
+(test_pdf_turns.py: each caller one at a time, the callers in turn.)"""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from functools import partial
 
 import pytest
 
 from scorekeeper.render import pdf
 from scorekeeper.web.edge.presenting import presenter
 from scorekeeper.web.services import pulkas
+from scorekeeper.web.views.gate import Turn
 
 from ..conftest import make_app, signed_in, sochi
 
@@ -32,18 +36,25 @@ class Renderer:
             self.workers = workers
             self.running += 1
             self.most = max(self.most, self.running)
-        self.released.wait(30)
+        self.hold(title)
         with self._lock:
             self.running -= 1
         return f"%PDF {title}".encode()
 
+    def hold(self, title: str) -> None:
+        self.released.wait(30)
 
-@pytest.fixture
-def renderer(monkeypatch) -> Renderer:
-    fake = Renderer()
+
+def faked(monkeypatch, fake: Renderer) -> Iterator[Renderer]:
+    """`fake` in place of the PDF workers while a test runs."""
     monkeypatch.setattr(pdf, "render_pdf_in_worker", fake)
     yield fake
     fake.released.set()  # a failed test leaves no thread waiting
+
+
+@pytest.fixture
+def renderer(monkeypatch) -> Iterator[Renderer]:
+    yield from faked(monkeypatch, Renderer())
 
 
 def wait_until(condition) -> None:
@@ -83,10 +94,10 @@ def test_a_pdf_asked_for_by_many_at_once_is_rendered_once(app, client, renderer)
     uid = sochi(client, 2)
     repo, gate = app.extensions["scorekeeper"], app.extensions["scorekeeper.pdf"]
 
-    def ask() -> bytes:  # as each request does, for a version no request has shown yet
-        return presenter(pulkas.get_pulka(repo.pulkas, uid)).pdf()
+    def ask(caller: int) -> bytes:  # as each caller's request does, for a version no request has shown yet
+        return presenter(pulkas.get_pulka(repo.pulkas, uid)).pdf(Turn(gate, caller))
 
-    threads, results = in_threads(app, [ask] * gate.limit)
+    threads, results = in_threads(app, [partial(ask, caller) for caller in range(gate.limit)])
     wait_until(lambda: gate.inside == gate.limit)  # one rendering, the others waiting for it
     renderer.released.set()
     for thread in threads:
@@ -101,7 +112,7 @@ def test_at_most_pdf_renderers_render_at_once_and_as_many_more_wait(database_url
     client = signed_in(app)
     gate = app.extensions["scorekeeper.pdf"]
     *waiting, turned_away = views(app, client, 2 * renderers + 1)
-    threads, results = in_threads(app, [view.pdf for view in waiting])
+    threads, results = in_threads(app, [partial(view.pdf, Turn(gate, f"caller {i}")) for i, view in enumerate(waiting)])
     wait_until(lambda: gate.inside == 2 * renderers and renderer.running == renderers)
     # Meanwhile one more is told when to come back, and other pages are served as usual.
     for url in (f"/p/{turned_away.pulka.uid}/pulka.pdf", f"/api/v1/pulkas/{turned_away.pulka.uid}/pdf"):
@@ -125,7 +136,7 @@ def test_a_failed_rendering_is_tried_again(app, client, monkeypatch):
     view, = views(app, client, 1)
     monkeypatch.setattr(pdf, "render_pdf_in_worker", failing)
     with app.app_context(), pytest.raises(RuntimeError):
-        view.pdf()
+        view.pdf(Turn(app.extensions["scorekeeper.pdf"], "caller"))
     monkeypatch.undo()
     assert client.get(f"/p/{view.pulka.uid}/pulka.pdf").data.startswith(b"%PDF")
     assert app.extensions["scorekeeper.pdf"].inside == 0
