@@ -325,11 +325,12 @@ class FakeLedger:
     """The ledger's rows in memory (services.ledger.LedgerRepository): obligations as frozen pulkas leave
     them, and payments appended by writes, kept only when the write's block ends without an error."""
 
-    def __init__(self, players: Sequence[str]) -> None:
+    def __init__(self, players: Sequence[str], currencies: Iterable[str] = ()) -> None:
         self.players = {p: Player(p, p.upper()) for p in players}
         self.obligations: list[Any] = []
         self.payments: list[Any] = []
         self.seats: dict[str, tuple[str, ...]] = {}
+        self.currencies = frozenset(currencies)  # what the account's pulkas play for
 
     def rows(self, account_id: int) -> Any:
         from scorekeeper.web.domain.ledger import Rows
@@ -337,7 +338,7 @@ class FakeLedger:
 
     @contextmanager
     def writing(self, account_id: int, by: str) -> Iterator[Any]:
-        write = _FakeLedgerWrite(self.rows(account_id), by)
+        write = _FakeLedgerWrite(self.rows(account_id), by, self.currencies)
         yield write
         self.payments.extend(write.added)
 
@@ -348,8 +349,11 @@ class FakeLedger:
 
 
 class _FakeLedgerWrite:
-    def __init__(self, rows: Any, by: str) -> None:
-        self.rows, self.by, self.added = rows, by, list[Any]()
+    def __init__(self, rows: Any, by: str, currencies: frozenset[str]) -> None:
+        self.rows, self.by, self.added, self.currencies = rows, by, list[Any](), currencies
+
+    def pulka_currencies(self) -> frozenset[str]:
+        return self.currencies
 
     def add(self, payment: Any, note: str = "") -> Any:
         from scorekeeper.web.domain.ledger import Row

@@ -14,7 +14,7 @@ from typing import Protocol
 from ...engine import Payment, PaymentKind, mark_paid, reversal, unmark
 from ...i18n.words import Msg
 from ..domain.ledger import (Ledger, Line, MarkPaid, RecordPayment, RecordSettleUp, Row, Rows, TableStanding,
-                             TakeBack, check_ends, read_currency)
+                             TakeBack, check_ends, payment_currency, read_currency)
 from ..domain.refusals import ErrorCode, Forbidden, NotFound, Refused
 
 DRAFT = "new"  # the id of a payment not yet stored (the store gives it its own)
@@ -25,6 +25,9 @@ class LedgerWrite(Protocol):
     def rows(self) -> Rows: ...
 
     def add(self, payment: Payment[str, str], note: str = "") -> Row: ...
+
+    def pulka_currencies(self) -> frozenset[str]:
+        """The currencies the account's own pulkas play for, finished or not."""
 
 
 class LedgerRepository(Protocol):
@@ -39,21 +42,28 @@ class LedgerRepository(Protocol):
 
 
 def ledger(repository: LedgerRepository, account_id: int, currency: str | None = None) -> Ledger:
-    """The ledger in `currency`; none asked for: in the one used last."""
+    """The ledger in `currency`; none asked for: in the one used last. A currency of the ledger is looked up as
+    it is spelled there (one kept before the short-text rule too); any other is read as a currency."""
     rows = repository.rows(account_id)
-    return rows.ledger(read_currency(next(iter(rows.currencies()), "") if currency is None else currency))
+    held = rows.currencies()
+    if currency is None:
+        return rows.ledger(next(iter(held), ""))
+    return rows.ledger(currency if currency in held else read_currency(currency))
 
 
 def pay(repository: LedgerRepository, account_id: int, command: RecordPayment, by: str) -> Row:
+    """A payment between two of the caller's own players, in a currency of his ledger or of his pulkas
+    (domain.ledger.payment_currency), on one of his obligations in it or on none."""
     with repository.writing(account_id, by) as write:
         check_ends(command, write.rows.players)
+        currency = payment_currency(command.currency, {*write.rows.currencies(), *write.pulka_currencies()})
         if command.obligation is not None:
             entry = write.rows.obligation(command.obligation)
-            if entry is None or entry.obligation.currency != command.currency:
+            if entry is None or entry.obligation.currency != currency:
                 raise Refused(Msg("obligation is the id of an obligation in this currency, or null"), "obligation")
             _own(entry.own)
-        return write.add(Payment(DRAFT, command.payer, command.payee, command.amount, command.currency,
-                                 command.obligation), command.note)
+        return write.add(Payment(DRAFT, command.payer, command.payee, command.amount, currency, command.obligation),
+                         command.note)
 
 
 def take_back(repository: LedgerRepository, account_id: int, command: TakeBack, by: str) -> Row:

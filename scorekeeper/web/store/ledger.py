@@ -53,6 +53,10 @@ class Writing:
         self.added.append(stored)
         return stored
 
+    def pulka_currencies(self) -> frozenset[str]:
+        query = select(PulkaRow.currency).where(PulkaRow.owner_id == self.account_id).distinct()
+        return frozenset(self.session.scalars(query))
+
 
 class LedgerStore(Writer):
     """The ledgers of one database (services.ledger.LedgerRepository)."""
