@@ -158,7 +158,11 @@ def _unshown(char: str) -> bool:
 def shown(text: str) -> str:
     """The text with each character that does not show written out (Аня⟨U+200B⟩), so that a message about
     it shows what it holds."""
-    return "".join(f"⟨U+{ord(c):04X}⟩" if _unshown(c) else c for c in text)
+    return "".join(_code(c) if _unshown(c) else c for c in text)
+
+
+def _code(char: str) -> str:
+    return f"⟨U+{ord(char):04X}⟩"
 
 
 def _noncharacter(char: str) -> bool:
@@ -199,9 +203,9 @@ def text_fault(value: object, field: str, most: int, name: bool = False) -> Text
         return shape
     char = hidden(value, name)
     if char is not None:
-        return NAME_HIDDEN(name=shown(text), char=shown(char)) if name else HIDDEN(field=field, char=shown(char))
-    if text and unicodedata.category(text[0]).startswith("M"):
-        char = f"⟨U+{ord(text[0]):04X}⟩"
+        return NAME_HIDDEN(name=shown(text), char=_code(char)) if name else HIDDEN(field=field, char=_code(char))
+    if text and unicodedata.category(text[0]).startswith("M"):  # Mn, Mc, Me
+        char = _code(text[0])
         return NAME_MARK_FIRST(name=text, char=char) if name else MARK_FIRST(field=field, char=char)
     return None
 
