@@ -5,31 +5,37 @@
 
 const SEATS = 4;
 
+// A value without the spaces around it, as the server trims it (domain/reading.trimmed): only spaces, so that
+// a line break or an invisible character stays, for the server to refuse on its field.
+const trimmed = (text) => text.replace(/^\p{Zs}+|\p{Zs}+$/gu, "");
+
 function number(text) {
-  // As the server's form reader takes it (domain/paper.value): 12, 12,5, −4; anything else as typed.
-  const cleaned = text.trim().replace(/[\u2212\u2013]/g, "-").replace(/[\s\u00a0]/g, "");
-  if (!/^[+-]?\d{1,9}([.,]\d{1,6})?$/.test(cleaned)) return text.trim();
-  return Number(cleaned.replace(",", "."));
+  // As the server's form reader takes it (domain/reading.number_text): 12, 12,5, −4, +3; ASCII digits, one
+  // separator, nothing inside; anything else (١٢, １２, 1 000, 1e3) as typed, for the server to refuse.
+  const found = /^([-\u2212+]?)([0-9]*)(?:[.,]([0-9]*))?$/.exec(text.replace(/^ +| +$/g, ""));
+  if (!found || !(found[2] || found[3]) || found[2].length > 18 || (found[3] || "").length > 18) return trimmed(text);
+  const value = Number(`${found[2] || "0"}.${found[3] || "0"}`);
+  return found[1] === "-" || found[1] === "\u2212" ? -value : value;
 }
 
 function sheetOf(form) {
   const value = (name) => (form.elements[name] ? form.elements[name].value : "");
-  const seats = [...Array(SEATS).keys()].filter((i) => value(`player_${i}`).trim());
-  const names = Object.fromEntries(seats.map((i) => [i, value(`player_${i}`).trim()]));
+  const seats = [...Array(SEATS).keys()].filter((i) => trimmed(value(`player_${i}`)));
+  const names = Object.fromEntries(seats.map((i) => [i, trimmed(value(`player_${i}`))]));
   const rules = { preset: value("preset") || "sochi" };
   for (const key of ["pulya_size", "pulya_point_whists", "gora_point_whists", "whist_price"]) {
-    if (value(key).trim()) rules[key] = number(value(key));
+    if (trimmed(value(key))) rules[key] = number(value(key));
   }
   const sheet = { format: "pulya-sheet/1", players: seats.map((i) => names[i]), rules };
   if (form.elements.pulya_counts_down && form.elements.pulya_counts_down.checked) sheet.pulya_counts_down = true;
-  const column = (key) => Object.fromEntries(seats.filter((i) => value(`${key}_${i}`).trim())
+  const column = (key) => Object.fromEntries(seats.filter((i) => trimmed(value(`${key}_${i}`)))
     .map((i) => [names[i], number(value(`${key}_${i}`))]));
   const pulya = column("pulya");
   if (Object.keys(pulya).length) sheet.pulya = pulya;
   sheet.gora = column("gora");
   sheet.whists = {};
   for (const i of seats) {
-    const row = Object.fromEntries(seats.filter((j) => j !== i && value(`whists_${i}_${j}`).trim())
+    const row = Object.fromEntries(seats.filter((j) => j !== i && trimmed(value(`whists_${i}_${j}`)))
       .map((j) => [names[j], number(value(`whists_${i}_${j}`))]));
     if (Object.keys(row).length) sheet.whists[names[i]] = row;
   }
@@ -54,7 +60,7 @@ export function paperForm(form) {
   const language = document.documentElement.lang || "en";
   const money = new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const whists = new Intl.NumberFormat(language, { signDisplay: "exceptZero", maximumFractionDigits: 2 });
-  const currency = () => (form.elements.currency ? form.elements.currency.value.trim() : "");
+  const currency = () => (form.elements.currency ? trimmed(form.elements.currency.value) : "");
   let timer = null;
   let asked = 0;
   const show = async () => {

@@ -326,11 +326,12 @@ class FakeLedger:
     """The ledger's rows in memory (services.ledger.LedgerRepository): obligations as frozen pulkas leave
     them, and payments appended by writes, kept only when the write's block ends without an error."""
 
-    def __init__(self, players: Sequence[str]) -> None:
+    def __init__(self, players: Sequence[str], currencies: Iterable[str] = ()) -> None:
         self.players = {p: Player(p, p.upper()) for p in players}
         self.obligations: list[Any] = []
         self.payments: list[Any] = []
         self.seats: dict[str, tuple[str, ...]] = {}
+        self.currencies = frozenset(currencies)  # what the account's pulkas play for
 
     def rows(self, account_id: int) -> Any:
         from scorekeeper.web.domain.ledger import Rows
@@ -338,7 +339,7 @@ class FakeLedger:
 
     @contextmanager
     def writing(self, account_id: int, by: str) -> Iterator[Any]:
-        write = _FakeLedgerWrite(self.rows(account_id), by)
+        write = _FakeLedgerWrite(self.rows(account_id), by, self.currencies)
         yield write
         self.payments.extend(write.added)
 
@@ -352,8 +353,11 @@ class _FakeLedgerWrite:
     """One write's loads (services.ledger.LedgerWrite), from the rows as they stand and what it added: filters
     and sums, as the store's queries are."""
 
-    def __init__(self, rows: Any, by: str) -> None:
-        self.rows, self.by, self.added = rows, by, list[Any]()
+    def __init__(self, rows: Any, by: str, currencies: frozenset[str]) -> None:
+        self.rows, self.by, self.added, self.pulka_currencies = rows, by, list[Any](), currencies
+
+    def currencies(self) -> Any:
+        return {*self.rows.currencies(), *(r.payment.currency for r in self.added), *self.pulka_currencies}
 
     @property
     def players(self) -> Any:

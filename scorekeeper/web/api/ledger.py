@@ -125,12 +125,16 @@ def record_settle_up() -> ResponseReturnValue:
 
 # This module's part of the API's document (openapi.py assembles the parts).
 # docs/club.md §3: the caller's ledger in one currency, its payments, paid marks and the settle-up.
-AMOUNT = {"oneOf": [{"type": "number"}, {"type": "string"}], "description": "above 0, in whole cents"}
+AMOUNT = {"oneOf": [{"type": "number"}, {"type": "string"}],
+          "description": "above 0, in whole cents: a JSON number, or text of ASCII digits with one decimal separator "
+                         "('.' or ','), no sign, exponent, underscore or space inside"}
 # A cash unit (10: tens of roubles): each balance rounded to it first, so every payment is whole units.
 CASH = AMOUNT | {"description": "a cash unit to settle up in (whole cents); none: to the cent"}
 PAYMENT = {"type": "object", "required": ["from", "to", "amount"], "properties": {
     "from": {"type": "string", "description": "a player id of the caller's circle"}, "to": {"type": "string"},
-    "amount": AMOUNT, "currency": {"type": "string", "maxLength": 8},
+    "amount": AMOUNT, "currency": {"type": "string", "maxLength": 8, "description": (
+        "one line of characters that show; one of the caller's ledger or pulkas, or a new one, never one of them "
+        "written otherwise (eur for EUR)")},
     "obligation": {"type": ["string", "null"]}, "note": {"type": "string", "maxLength": 200}}}
 OBLIGATION = {"name": "obligation", "in": "path", "required": True, "schema": {"type": "string"}}
 MONEY = {"type": "number", "description": "exact, to the cent"}

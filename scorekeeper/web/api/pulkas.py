@@ -144,7 +144,7 @@ def pdf(uid: str) -> ResponseReturnValue:
 def import_pulka() -> ResponseReturnValue:
     if not request.is_json:
         raise Refused(Msg("send the pulka file as application/json"), code=ErrorCode.UNSUPPORTED_MEDIA_TYPE)
-    file, name = read_pulka_file(request.get_data()), request.args.get("name", "")[:PULKA_NAME_MAX]
+    file, name = read_pulka_file(request.get_data()), request.args.get("name", "")  # read as any pulka's name
     command = ImportPulka.of(file, name, i18n.say)
     return write(lambda unit: pulka_service.import_pulka(unit.pulkas, me(), command, limits()), _created)
 

@@ -10,11 +10,12 @@ obligation.
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections import defaultdict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, tzinfo
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, Protocol
 
 from ...engine import (Obligation, ObligationStatus, Open, Owed, Payment, PaymentKind, SettleUp, ledger_standing,
@@ -22,12 +23,13 @@ from ...engine import (Obligation, ObligationStatus, Open, Owed, Payment, Paymen
 from ...i18n.words import Msg
 from .limits import CURRENCY_MAX, LEDGER_NOTE_MAX
 from .players import Player
-from .reading import one_line
+from .reading import number_of, read_text, within
 from .refusals import Refused
 from .results import Result
 
 # The largest amount one payment moves: a billion in any currency is a typing mistake.
 AMOUNT_MAX = Decimal("1000000000")
+CENT = Decimal("0.01")
 
 
 def obligation_id(pulka: str, frozen_at: datetime, index: int) -> str:
@@ -256,18 +258,14 @@ class RecordSettleUp:
 
 
 def read_amount(value: object, field: str = "amount") -> Decimal:
-    """A positive amount of whole cents: a number or a decimal string ("340", "12.5", 12.50)."""
-    amount: Decimal | None = None
-    if isinstance(value, (int, float, str)) and not isinstance(value, bool):
-        try:
-            amount = Decimal(str(value).strip().replace(",", "."))
-        except InvalidOperation:
-            amount = None
-    if amount is None or not amount.is_finite() or amount <= 0 or amount > AMOUNT_MAX or \
-            amount.scaleb(2) != amount.scaleb(2).to_integral_value():
+    """A positive amount of whole cents: a JSON number, or a number as people type it ("340", "12.5", "12,50";
+    reading.number_text: never '١٢', '１２', '1_000' or '1e3')."""
+    amount = number_of(value)
+    if not within(amount, 0, AMOUNT_MAX, CENT, above=True):
         raise Refused(Msg("{field} is an amount above 0 and at most {most}, in whole cents")(
             field=field, most=f"{AMOUNT_MAX:,}".replace(",", " ")), field)
-    return amount.quantize(Decimal("0.01"))
+    assert amount is not None  # within() said so
+    return amount.quantize(CENT)
 
 
 def read_cash(value: object) -> Decimal | None:
@@ -276,9 +274,30 @@ def read_cash(value: object) -> Decimal | None:
 
 
 def read_currency(value: object) -> str:
-    if not isinstance(value, str) or len(value) > CURRENCY_MAX or not one_line(value):
-        raise Refused(Msg("currency is at most {most} characters")(most=CURRENCY_MAX), "currency")
-    return value.strip()
+    """A currency as a request names it (reading.read_text: blank is none)."""
+    return read_text(value, "currency", CURRENCY_MAX)
+
+
+def payment_currency(currency: str, known: Collection[str]) -> str:
+    """The currency a payment is recorded in, given the `known` ones (those the caller's pulkas play for and his
+    ledger holds): one of them as it is spelled there when `currency` is it in another Unicode normal form; a new
+    one when it reads as none of them (a loan in another currency opens its own ledger, docs/club.md §3).
+    Refused, on the currency, when it is one of them written otherwise ("eur" for "EUR", "ＥＵＲ"): that would
+    start a second ledger of one currency, and neither would settle."""
+    spelled = {unicodedata.normalize("NFC", c): c for c in sorted(known)}
+    found = spelled.get(unicodedata.normalize("NFC", currency))
+    if found is not None:
+        return found
+    other = next((c for c in sorted(known) if _currency_key(c) == _currency_key(currency)), None)
+    if other is not None:
+        raise Refused(Msg("currency {currency} is {other} of your ledger written otherwise: write {other}")(
+            currency=f"«{currency}»", other=f"«{other}»"), "currency")
+    return currency
+
+
+def _currency_key(currency: str) -> str:
+    """A currency as compared for look-alikes: compatibility forms (fullwidth letters) and case aside."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", currency).casefold())
 
 
 def read_payment(body: Mapping[str, object]) -> RecordPayment:
@@ -310,8 +329,4 @@ def read_settle_up(currency: object, note: object, cash: object, pulka: object =
 
 
 def read_note(note: object) -> str:
-    if note is None:
-        return ""
-    if not isinstance(note, str) or len(note) > LEDGER_NOTE_MAX or not one_line(note):
-        raise Refused(Msg("note is one line of at most {most} characters")(most=LEDGER_NOTE_MAX), "note")
-    return note.strip()
+    return "" if note is None else read_text(note, "note", LEDGER_NOTE_MAX)

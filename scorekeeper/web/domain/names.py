@@ -5,19 +5,20 @@ merge where two names come to sit at one table).
 A name is refused when it is empty once its invisible characters are taken out, or when it differs from
 another name only by them: «Аня» and «Аня\\u200b» read the same on every page, the sheet, the ledger and the
 PDF, and nobody could tell which of the two owes what. Invisible means Unicode's category Cf (zero-width
-spaces and joiners, byte order marks, bidirectional marks, soft hyphens). Such a character inside a name
-that no other name matches is left as typed: a joiner inside an emoji, a direction mark inside a name written
-right to left belong there."""
+spaces and joiners, byte order marks, bidirectional marks, soft hyphens; reading.invisible, which also counts
+the fillers that draw nothing). Such a character inside a name that no other name matches is left as typed: a
+joiner inside an emoji, a direction mark inside a name written right to left belong there. What no name holds
+at all (controls, line breaks, the direction controls that reorder the text after them, the fillers) the
+short-text reader refuses first (reading.text_fault with `name`)."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Sequence
 
 from ...engine import Text
 from ...i18n.words import Msg
-
-INVISIBLE = "Cf"  # Unicode's format characters
+from .limits import PLAYER_NAME_MAX
+from .reading import shown as shown, text_fault, visible as visible  # the characters' rule is the text reader's
 
 ONLY_INVISIBLE = Msg("the name {name} is only invisible characters (zero-width spaces or joiners, byte order marks, "
                      "direction marks, soft hyphens): a name needs something that shows")
@@ -28,17 +29,6 @@ ALIKE_IN_CIRCLE = Msg("the name {name} differs from {other}, a player of your ci
                       "for the same player, or a name that shows the difference")
 ALIKE_AT_TABLE = Msg("after this merge, {name} would sit at one table with {other}, a name that differs from it only "
                      "by invisible characters: rename one of them first")
-
-
-def visible(name: str) -> str:
-    """The name as a reader sees it: its invisible characters taken out."""
-    return "".join(c for c in name if unicodedata.category(c) != INVISIBLE)
-
-
-def shown(name: str) -> str:
-    """The name with each invisible character written out (Аня⟨U+200B⟩), so that a message about two names
-    that read the same shows how they differ."""
-    return "".join(f"⟨U+{ord(c):04X}⟩" if unicodedata.category(c) == INVISIBLE else c for c in name)
 
 
 def alike(name: str, others: Iterable[str]) -> str | None:
@@ -57,9 +47,11 @@ def name_fault(name: str, others: Iterable[str] = (), alike_text: Text = ALIKE) 
 
 
 def seated_fault(names: Sequence[str]) -> Text | None:
-    """Why the names of one pulka's seats may not sit together: the first that shows nothing or reads as an
-    earlier one; None when none."""
-    return next((fault for i, name in enumerate(names) if (fault := name_fault(name, names[:i]))), None)
+    """Why the names of one pulka's seats may not sit together: the first that is no name (reading.text_fault),
+    shows nothing or reads as an earlier one; None when none."""
+    return next((fault for i, name in enumerate(names)
+                 if (fault := text_fault(name, "players", PLAYER_NAME_MAX, name=True) or name_fault(name, names[:i]))),
+                None)
 
 
 def newcomers_fault(names: Iterable[str], circle: Iterable[str]) -> Text | None:

@@ -9,7 +9,6 @@ the file (`gora.Аня`) is named back as the grid's (`gora_0`)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +20,8 @@ from ...files.sheetfile import PaperSheet
 from ...i18n.words import Msg
 from .names import seated_fault
 from .pulkas import default_name, english
-from .reading import first_unstorable
+from .limits import CURRENCY_MAX, PULKA_NAME_MAX
+from .reading import blank, first_unstorable, number_text, text_fault, trimmed
 from .refusals import Fault, Refused, Unstorable
 
 SEATS = 4
@@ -29,8 +29,6 @@ PRESETS = ("sochi", "leningrad", "rostov")
 RATES = ("pulya_point_whists", "gora_point_whists")
 # The size each preset plays to: what the grid shows until the table says otherwise.
 PULYA_SIZES = {preset: PRESET_RULES[Preset(preset)].pulya_size for preset in PRESETS}
-_NUMBER = re.compile(r"[+-]?\d{1,9}(?:[.,]\d{1,6})?")
-_MINUS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u00a0": "", " ": ""})
 
 
 @dataclass(frozen=True)
@@ -51,8 +49,9 @@ class KeepSheet:
 
 
 def read_sheet(data: object) -> PaperSheet:
-    """A `pulya-sheet/1` object, refused with the file's own problem code on its field, or (bad_players) where
-    two names read as one or one shows nothing."""
+    """A `pulya-sheet/1` object, refused with the file's own problem code on its field; on the name or the
+    currency when it is no short text (reading.text_fault); or (bad_players) where a name is none, two names
+    read as one or one shows nothing."""
     field = first_unstorable(data)
     if field is not None:
         raise Unstorable(field)
@@ -62,6 +61,10 @@ def read_sheet(data: object) -> PaperSheet:
         p = error.problem
         faults = [Fault.of(q.code.value, q.field, q.full, None, error.players) for q in error.problems]
         raise Refused(p.full, p.field, code=p.code.value, names=error.players, faults=faults) from None
+    for text, field, most in ((paper.name, "name", PULKA_NAME_MAX), (paper.currency, "currency", CURRENCY_MAX)):
+        fault = None if text is None else text_fault(text, field, most)  # as a pulka's, which a kept sheet is
+        if fault is not None:
+            raise Refused(fault, field)
     why = seated_fault(paper.players)  # the app's rule beside the file's (docs/club.md §1)
     if why is not None:
         raise Refused(why, "players", code=Code.BAD_PLAYERS.value)
@@ -103,40 +106,46 @@ def read_sheet_text(text: bytes | str) -> PaperSheet:
 
 
 def value(text: str) -> object:
-    """A number as a player types it (12, 12,5, −4, +3) as JSON would hold it; anything else as typed, for
-    the sheet's reader to refuse on its field. Nothing is guessed: "" stays "", which no field takes."""
-    cleaned = text.strip().translate(_MINUS)
-    if not _NUMBER.fullmatch(cleaned):
-        return text.strip()
-    cleaned = cleaned.replace(",", ".")
-    return float(cleaned) if "." in cleaned else int(cleaned)
+    """A number as a player types it (12, 12,5, −4, +3: reading.number_text) as JSON would hold it; anything
+    else (١٢, １２, 1 000, 1e3) as typed, for the sheet's reader to refuse on its field. Nothing is guessed: ""
+    stays "", which no field takes."""
+    number = number_text(text, signed=True)
+    if number is None:
+        return trimmed(text)
+    return int(number) if number == number.to_integral_value() else float(number)
+
+
+def _filled(form: Mapping[str, str], key: str) -> bool:
+    return not blank(form.get(key, ""))
 
 
 def players_of(form: Mapping[str, str]) -> list[str]:
     """The names typed, in seating order, the empty seats left out (a table of three leaves the fourth)."""
-    return [name for i in range(SEATS) if (name := form.get(f"player_{i}", "").strip())]
+    return [trimmed(form[f"player_{i}"]) for i in range(SEATS) if _filled(form, f"player_{i}")]
 
 
 def sheet_of_form(form: Mapping[str, str]) -> dict[str, Any]:
     """The grid as a `pulya-sheet/1` object: an empty whists cell is 0 (the format's missing pair), an empty
-    pulya row is no pulya at all, an empty gora cell is missing (the gora is required)."""
-    seats = [i for i in range(SEATS) if form.get(f"player_{i}", "").strip()]
-    names = {i: form[f"player_{i}"].strip() for i in seats}
+    pulya row is no pulya at all, an empty gora cell is missing (the gora is required). A cell or a seat is
+    empty when it holds nothing but spaces; anything else in it is read, and refused on its field when it is
+    no number or no name."""
+    seats = [i for i in range(SEATS) if _filled(form, f"player_{i}")]
+    names = {i: trimmed(form[f"player_{i}"]) for i in seats}
     rules: dict[str, Any] = {"preset": form.get("preset", "sochi")}
     for key in ("pulya_size", *RATES, "whist_price"):
-        if form.get(key, "").strip():
+        if _filled(form, key):
             rules[key] = value(form[key])
     data: dict[str, Any] = {"format": sheetfile.FORMAT, "players": [names[i] for i in seats], "rules": rules}
-    if form.get("currency", "").strip():
-        data["currency"] = form["currency"].strip()
+    if _filled(form, "currency"):
+        data["currency"] = trimmed(form["currency"])
     if form.get("pulya_counts_down"):
         data["pulya_counts_down"] = True
-    pulya = {names[i]: value(form[f"pulya_{i}"]) for i in seats if form.get(f"pulya_{i}", "").strip()}
+    pulya = {names[i]: value(form[f"pulya_{i}"]) for i in seats if _filled(form, f"pulya_{i}")}
     if pulya:
         data["pulya"] = pulya
-    data["gora"] = {names[i]: value(form[f"gora_{i}"]) for i in seats if form.get(f"gora_{i}", "").strip()}
+    data["gora"] = {names[i]: value(form[f"gora_{i}"]) for i in seats if _filled(form, f"gora_{i}")}
     whists = {names[i]: {names[j]: value(form[f"whists_{i}_{j}"]) for j in seats
-                         if j != i and form.get(f"whists_{i}_{j}", "").strip()} for i in seats}
+                         if j != i and _filled(form, f"whists_{i}_{j}")} for i in seats}
     data["whists"] = {name: row for name, row in whists.items() if row}
     return data
 
@@ -144,7 +153,7 @@ def sheet_of_form(form: Mapping[str, str]) -> dict[str, Any]:
 def grid_field(field: str, form: Mapping[str, str]) -> str:
     """The grid's field for a field of the file: `gora.Аня` → `gora_0`, `whists.Аня.Борис` → `whists_0_1`,
     `rules.whist_price` → `whist_price`; "players" for the names, "" for the sheet as a whole."""
-    seat = {form.get(f"player_{i}", "").strip(): i for i in range(SEATS) if form.get(f"player_{i}", "").strip()}
+    seat = {trimmed(form[f"player_{i}"]): i for i in range(SEATS) if _filled(form, f"player_{i}")}
     column, _, rest = field.partition(".")
     if column == "rules":
         return "preset" if rest in ("", "preset") else rest

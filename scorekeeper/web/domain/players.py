@@ -11,7 +11,7 @@ from datetime import date
 from ...engine import Filter, Preset
 from ...i18n.words import Msg
 from .limits import CURRENCY_MAX, PLAYER_NAME_MAX
-from .reading import one_line
+from .reading import read_text
 from .refusals import Refused
 
 
@@ -61,7 +61,7 @@ class Unmerge:
 
 FILTER_KEYS = ("from", "to", "preset", "players", "currency", "with", "unfinished")
 FLOOR = 3  # fewer counted pulkas than this: a provisional line, and no rival or nemesis
-_DATE = re.compile(r"\d{4}-\d\d-\d\d")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def read_filter(query: Mapping[str, Sequence[str]]) -> Filter[str]:
@@ -86,7 +86,7 @@ def read_filter(query: Mapping[str, Sequence[str]]) -> Filter[str]:
     players = one("players")
     if players is not None and players not in ("3", "4"):
         raise Refused(Msg("players is 3 or 4"), "players")
-    currency = one("currency")
+    currency = one("currency")  # looked up, never stored: a currency kept before the text rule still filters
     if currency is not None and len(currency) > CURRENCY_MAX:
         raise Refused(Msg("currency is at most {most} characters")(most=CURRENCY_MAX), "currency")
     unfinished = one("unfinished")
@@ -104,8 +104,6 @@ def filter_query(f: Filter[str]) -> list[tuple[str, str]]:
 
 
 def read_name(value: object) -> str:
-    """A player's new name: one line of at most PLAYER_NAME_MAX characters, not empty."""
-    name = value.strip() if isinstance(value, str) else ""
-    if not name or len(name) > PLAYER_NAME_MAX or not one_line(name):
-        raise Refused(Msg("a player's name is one line of 1 to {most} characters")(most=PLAYER_NAME_MAX), "name")
-    return name
+    """A player's new name: one line of 1 to PLAYER_NAME_MAX characters that show, trimmed (reading.read_text,
+    as a name)."""
+    return read_text(value, "name", PLAYER_NAME_MAX, name=True)

@@ -16,7 +16,7 @@ from ...engine import DealResult, Deal, Replay, Rules, RulesError, Settlement, S
 from ...i18n.words import Msg
 from .limits import CURRENCY_MAX, PULKA_NAME_MAX
 from .names import seated_fault
-from .reading import one_line
+from .reading import blank, text_fault, trimmed, visible
 from .refusals import Fault, NotFound, PulkaFrozen, SettingsInvalid
 from .results import Ending, Result
 from .shares import Role
@@ -192,8 +192,9 @@ class ImportPulka:
 
     @classmethod
     def of(cls, file: pulyafile.PulkaFile, name: str = "", say: Callable[[Text], str] | None = None) -> ImportPulka:
-        """The file to import, `untitled` worded by `say` (the edge's i18n.say; None: in English)."""
-        return cls(file, name, default_name(file.players, say or english, imported=True))
+        """The file to import, `untitled` worded by `say` (the edge's i18n.say; None: in English); a `name` left
+        blank names it as the file does."""
+        return cls(file, "" if blank(name) else name, default_name(file.players, say or english, imported=True))
 
 
 def ended(settings: Settings, replayed: Replay, at: datetime, closed_by: str | None = None) -> Result | None:
@@ -235,8 +236,10 @@ _NUMBERED = re.compile(r"(.*), (\d{1,4})", re.S)
 
 
 def default_name(players: Sequence[str], say: Callable[[Text], str] = english, imported: bool = False) -> str:
-    """A pulka's name after its players, in the language of `say` (the edge's: i18n.say)."""
-    return say((IMPORTED_PULKA_OF if imported else PULKA_OF)(players=", ".join(players)))[:PULKA_NAME_MAX]
+    """A pulka's name after its players, in the language of `say` (the edge's: i18n.say): their names as they
+    show, without the invisible characters a name may hold and a title may not (reading.text_fault)."""
+    named = (IMPORTED_PULKA_OF if imported else PULKA_OF)(players=", ".join(map(visible, players)))
+    return say(named)[:PULKA_NAME_MAX]
 
 
 def read_settings(data: Mapping[str, object], base: Settings | None = None,
@@ -252,8 +255,8 @@ def read_settings(data: Mapping[str, object], base: Settings | None = None,
     first_dealer = base.first_dealer if base and players == base.players else 0
     if "first_dealer" in data:
         dealer = data["first_dealer"]
-        if isinstance(dealer, str) and dealer in players:
-            first_dealer = players.index(dealer)
+        if isinstance(dealer, str) and trimmed(dealer) in players:  # as the names are read
+            first_dealer = players.index(trimmed(dealer))
         elif players:
             faults.append(Fault.of("bad_players", "first_dealer", Msg("the first dealer must be one of the players")))
     rules = base.rules if base else Rules.of("sochi")
@@ -271,11 +274,10 @@ def read_settings(data: Mapping[str, object], base: Settings | None = None,
 
 
 def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:
+    """The players' names, trimmed, each read as a name and beside the others (names.seated_fault)."""
     why = pulyafile.check_players(value)
-    names = tuple(value) if not why and isinstance(value, list) else ()
-    if not why and not all(map(one_line, names)):
-        why = Msg("a player's name is one line of text, without control characters")
-    why = why or seated_fault(names)
+    names = tuple(trimmed(name) for name in value) if not why and isinstance(value, list) else ()
+    why = why or pulyafile.check_players(list(names)) or seated_fault(names)  # two names one once trimmed
     if why:
         faults.append(Fault.of("bad_players", "players", why))
         return ()
@@ -296,9 +298,8 @@ def _rules(value: object, faults: list[Fault]) -> Rules | None:
 def _text(data: Mapping[str, object], key: str, most: int, faults: list[Fault], default: str) -> str:
     if key not in data:
         return default
-    value = data[key]
-    if not isinstance(value, str) or len(value.strip()) > most or not one_line(value.strip()):
-        faults.append(Fault.of("bad_format", key, Msg("{key} must be one line of text of at most {most} characters")(
-            key=key, most=most)))
+    why = text_fault(data[key], key, most)
+    if why is not None:
+        faults.append(Fault.of("bad_format", key, why))
         return default
-    return value.strip()
+    return trimmed(str(data[key]))

@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from ...i18n.words import Msg
 from .limits import SHARE_LABEL_MAX
-from .reading import one_line
+from .reading import read_text
 from .refusals import Refused
 
 
@@ -84,10 +84,9 @@ def read_share(uid: str, role: object, label: object = "", player: object = None
     unless `label` names it, his phone shows the sheet from his seat."""
     if role not in (Role.VIEWER, Role.SCORER):
         raise Refused(Msg("a share link's role is viewer or scorer"), "role")
-    if not isinstance(label, str) or len(label.strip()) > SHARE_LABEL_MAX or not one_line(label):
-        raise Refused(Msg("a link's name is one line of at most {most} characters")(most=SHARE_LABEL_MAX), "label")
+    label = read_text(label, "label", SHARE_LABEL_MAX)
     if player in (None, ""):
-        return CreateShare(uid, Role(str(role)), label.strip())
+        return CreateShare(uid, Role(str(role)), label)
     if not isinstance(player, str) or player not in players:
         raise Refused(Msg("a link's player is one of the players: {names}")(names=", ".join(players)), "player")
-    return CreateShare(uid, Role(str(role)), label.strip() or player, players.index(player))
+    return CreateShare(uid, Role(str(role)), label or player, players.index(player))

@@ -7,7 +7,6 @@ the deal form's fields become a deal in domain.deals, which the API's preview re
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -20,7 +19,7 @@ from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget
 from ...engine import PARAMETER, PARAMETERS, PRESETS, Kind, Parameter, Preset, Rules, json_value
 from ...i18n.words import Msg
 from ..domain.deals import whole_number
-from ..domain.reading import digits, read_number
+from ..domain.reading import blank, digits, number_text, read_number
 from ..domain.refusals import Refused
 
 MAIN_PARAMETERS = ("pulya_size", "whist_price")
@@ -154,15 +153,17 @@ class PulkaForm(VersionedForm):
             getattr(self, f"p_{p.name}").data = field_value(p, getattr(rules, p.name))
 
     def names_and_currency(self) -> dict[str, object]:
-        """What may change after the first deal; a blank name keeps the pulka's."""
-        data: dict[str, object] = {"currency": (self.currency.data or "").strip()}
-        if name := (self.name.data or "").strip():
+        """What may change after the first deal, as typed (domain.read_settings reads it); a name left empty
+        keeps the pulka's."""
+        data: dict[str, object] = {"currency": self.currency.data or ""}
+        if not blank(name := self.name.data or ""):
             data["name"] = name
         return data
 
     def settings_data(self) -> dict[str, object]:
-        """Every setting as `domain.read_settings` takes it (players by name, rules as in the pulka file)."""
-        players = [name for i in SEATS if (name := (getattr(self, f"player{i}").data or "").strip())]
+        """Every setting as `domain.read_settings` takes it (players by name, rules as in the pulka file); a seat
+        left empty (nothing but spaces) has no player."""
+        players = [name for i in SEATS if not blank(name := getattr(self, f"player{i}").data or "")]
         first = whole_number(self.first_dealer.data or "0")
         return self.names_and_currency() | {
             "players": players,
@@ -226,15 +227,11 @@ def field_value(p: Parameter, value: Any) -> Any:
     return text_of(value)
 
 
-# A number as people type a price: digits with a point or a comma. Not Decimal()'s whole syntax: '1e999999999'
-# or 'NaN' is no price, and Fraction() of the first would build a billion digits.
-_DECIMAL = re.compile(r"-?(?=\.?[0-9])[0-9]{0,12}(\.[0-9]{0,12})?")
-
-
 def _decimal(text: object) -> object:
-    """'0,5' and '0.5' as Decimal('0.5'), as people type prices; other text stays text."""
-    text = str(text or "").strip().replace(",", ".")
-    return Decimal(text) if _DECIMAL.fullmatch(text) else text
+    """'0,5' and '0.5' as Decimal('0.5'), as people type prices (reading.number_text: no rule takes a sign);
+    other text stays text, for the engine to name in its message."""
+    number = number_text(str(text or ""))
+    return str(text or "").strip() if number is None else number
 
 
 def parse_field(p: Parameter, data: Any) -> Any:

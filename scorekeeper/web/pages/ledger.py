@@ -6,18 +6,20 @@ page (a table's settle-up)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 
-from flask import flash, make_response, redirect, render_template, request, url_for
+from flask import flash, make_response, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from ..domain.ledger import MarkPaid, RecordPayment, RecordSettleUp, TakeBack, read_payment, read_settle_up
-from ..domain.paging import read_cursor
+from ..domain.ledger import Ledger, MarkPaid, RecordPayment, RecordSettleUp, TakeBack, read_payment, read_settle_up
+from ..domain.paging import Older, read_cursor
 from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import actor, me
 from ..edge.context import limits, store
+from ..edge.errors import STATUS
 from ..edge.idempotency import idempotent, went, write
 from ..edge.presenting import csv_download
 from ..edge.security import remember_choice
@@ -38,11 +40,14 @@ def ledger() -> ResponseReturnValue:
     book = ledger_service.ledger(store().ledger, me(), request.args.get("currency"))
     chosen = request.args.get("cash")
     unit = cash_unit(chosen if chosen is not None else request.cookies.get(CASH_COOKIE))
-    response = make_response(render_template("ledger/ledger.html", units=CASH_UNITS,
-                                              view=page(book, start, limits().page_rows, unit)))
+    response = make_response(_page(book, unit, start))
     if chosen is not None:
         remember_choice(response, CASH_COOKIE, str(unit or ""))
     return response
+
+
+def _page(book: Ledger, unit: Decimal | None, start: Older | None = None) -> str:
+    return render_template("ledger/ledger.html", units=CASH_UNITS, view=page(book, start, limits().page_rows, unit))
 
 
 @bp.get("/ledger.csv")
@@ -72,8 +77,19 @@ def ledger_write() -> ResponseReturnValue:
     except Refused as error:
         if error.code == "not_found":
             raise
+        # Said on the ledger page, answered with the refusal's status: nothing was stored, and a write the phone
+        # kept offline stays in its outbox with this reason (static/sw.js), not taken as sent.
         flash(i18n.say(error), "error")
-        return redirect(back)
+        return _page(_shown(request.form.get("currency")), cash_unit(request.cookies.get(CASH_COOKIE))), \
+            STATUS[error.code]
+
+
+def _shown(currency: str | None) -> Ledger:
+    """The ledger a refused write is said on: in the form's currency, or the default when that is none."""
+    try:
+        return ledger_service.ledger(store().ledger, me(), currency)
+    except Refused:
+        return ledger_service.ledger(store().ledger, me())
 
 
 def _command(action: str) -> RecordPayment | TakeBack | MarkPaid | RecordSettleUp:

@@ -20,7 +20,7 @@ from ...render.text import rules_in_words
 from ..domain.idempotency import Answer
 from ..domain.limits import PULKA_NAME_MAX
 from ..domain.pulkas import ChangeSettings, DeletePulka, ImportPulka, Pulka, read_settings
-from ..domain.reading import read_pulka_file
+from ..domain.reading import blank, number_text, read_pulka_file, text_fault
 from ..domain.refusals import Refused
 from ..edge import i18n
 from ..edge.access import Need, needs
@@ -110,9 +110,9 @@ def new_pulka() -> ResponseReturnValue:
 def _now_here() -> datetime | None:
     """Now, in the offset of the browser starting the pulka (static/js/pulka.js says it): the pulka is dated
     by its players' calendar. None (the server's UTC) without the script, or for anything but an offset."""
-    value = request.form.get("utc_offset", "")
-    if re.fullmatch(r"-?\d{1,3}", value) and abs(int(value)) <= 14 * 60:
-        return datetime.now(timezone(timedelta(minutes=int(value))))
+    minutes = number_text(request.form.get("utc_offset", ""), signed=True, whole=True)
+    if minutes is not None and abs(minutes) <= 14 * 60:
+        return datetime.now(timezone(timedelta(minutes=int(minutes))))
     return None
 
 
@@ -254,6 +254,13 @@ def protocol(uid: str) -> ResponseReturnValue:
     return csv_download(view.csv(), view.filename("csv"))
 
 
+def _title_of(filename: str) -> str:
+    """An uploaded file's name as the pulka's, when it makes one (a short text, cut to the length); else ""
+    (the pulka is named after its players): nobody typed it, so it is not refused."""
+    title = filename.rsplit(".pulya", 1)[0].rsplit(".json", 1)[0][:PULKA_NAME_MAX]
+    return title if text_fault(title, "name", PULKA_NAME_MAX) is None else ""
+
+
 @bp.route("/import", methods=["GET", "POST"])
 @needs(Need.ACCOUNT)
 @idempotent
@@ -265,12 +272,12 @@ def import_pulka() -> ResponseReturnValue:
     text = upload.read() if upload and upload.filename else (form.text.data or "").encode()
     if not text.strip():
         return render_template("pulkas/import.html", form=form, error=gettext("Choose a pulka file or paste its text.")), 400
-    name = (form.name.data or "").strip()
+    name = form.name.data or ""  # read as any pulka's name (ImportPulka)
     try:
         file = read_pulka_file(text)
-        if not name and not file.name and upload and upload.filename:  # a file without a name of its own
-            name = upload.filename.rsplit(".pulya", 1)[0].rsplit(".json", 1)[0]
-        command = ImportPulka.of(file, name[:PULKA_NAME_MAX], i18n.say)
+        if blank(name) and not file.name and upload and upload.filename:  # a file without a name of its own
+            name = _title_of(upload.filename)
+        command = ImportPulka.of(file, name, i18n.say)
         return write(lambda unit: pulka_service.import_pulka(unit.pulkas, me(), command, limits()),
                      lambda pulka: went(url_for(".sheet", uid=pulka.uid),
                                          ("message", ngettext("Imported %(name)s: %(num)d deal.",

@@ -19,7 +19,7 @@ from ...engine import Payment, PaymentKind, mark_paid, reversal, unmark
 from ...i18n.words import Msg
 from ..domain.balances import Balances, TableStanding, line_among
 from ..domain.ledger import (Ledger, Line, MarkPaid, ObligationRow, RecordPayment, RecordSettleUp, Row, Rows,
-                             TakeBack, check_ends, read_currency)
+                             TakeBack, check_ends, payment_currency, read_currency)
 from ..domain.players import Player
 from ..domain.refusals import ErrorCode, Forbidden, NotFound, Refused
 
@@ -56,7 +56,13 @@ class LedgerWrite(Protocol):
         """What each player (of `players`, or all) paid in the currency less what he received, reversals counted
         as minus: by player, each one on a payment listed, even at 0."""
 
+    def currencies(self) -> Collection[str]:
+        """The currencies of the ledger (its obligations' and payments') and of the account's pulkas."""
+
     def add(self, payment: Payment[str, str], note: str = "") -> Row: ...
+
+    def pulka_currencies(self) -> frozenset[str]:
+        """The currencies the account's own pulkas play for, finished or not."""
 
 
 class LedgerRepository(Protocol):
@@ -71,21 +77,28 @@ class LedgerRepository(Protocol):
 
 
 def ledger(repository: LedgerRepository, account_id: int, currency: str | None = None) -> Ledger:
-    """The ledger in `currency`; none asked for: in the one used last."""
+    """The ledger in `currency`; none asked for: in the one used last. A currency of the ledger is looked up as
+    it is spelled there (one kept before the short-text rule too); any other is read as a currency."""
     rows = repository.rows(account_id)
-    return rows.ledger(read_currency(next(iter(rows.currencies()), "") if currency is None else currency))
+    held = rows.currencies()
+    if currency is None:
+        return rows.ledger(next(iter(held), ""))
+    return rows.ledger(currency if currency in held else read_currency(currency))
 
 
 def pay(repository: LedgerRepository, account_id: int, command: RecordPayment, by: str) -> Row:
+    """A payment between two of the caller's own players, in a currency of his ledger or of his pulkas
+    (domain.ledger.payment_currency), on one of his obligations in it or on none."""
     with repository.writing(account_id, by) as write:
         check_ends(command, write.players)
+        currency = payment_currency(command.currency, write.currencies())
         if command.obligation is not None:
             entry = write.obligation(command.obligation)
-            if entry is None or entry.obligation.currency != command.currency:
+            if entry is None or entry.obligation.currency != currency:
                 raise Refused(Msg("obligation is the id of an obligation in this currency, or null"), "obligation")
             _own(entry.own)
-        return write.add(Payment(DRAFT, command.payer, command.payee, command.amount, command.currency,
-                                 command.obligation), command.note)
+        return write.add(Payment(DRAFT, command.payer, command.payee, command.amount, currency, command.obligation),
+                         command.note)
 
 
 def take_back(repository: LedgerRepository, account_id: int, command: TakeBack, by: str) -> Row:

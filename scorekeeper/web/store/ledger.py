@@ -166,6 +166,11 @@ class Writing(Reader):
     def _rows(self, *where: ColumnElement[bool]) -> tuple[Row, ...]:
         return self.rows(list(self.session.execute(payments(self.circle.visible(), *where))))
 
+    def currencies(self) -> frozenset[str]:
+        paid = select(PaymentRow.currency).where(self.circle.visible()).distinct()
+        played = select(PulkaRow.currency).where(PulkaRow.owner_id == self.circle.account_id).distinct()
+        return frozenset(self.circle.by_currency) | {*self.session.scalars(paid), *self.session.scalars(played)}
+
 
 class LedgerStore(Writer):
     """The ledgers of one database (services.ledger.LedgerRepository)."""

@@ -46,7 +46,7 @@ def recomputed(repo: FakeLedger, currency: str) -> dict[str, Decimal]:
 class LedgerMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
-        self.repo = FakeLedger(PLAYERS)
+        self.repo = FakeLedger(PLAYERS, CURRENCIES)  # the account's pulkas play for both
         self.pulkas = 0
 
     def balances(self, currency: str) -> dict[str, Decimal]:
