@@ -25,6 +25,7 @@ TINY = {
     "ledger_page.py": ["--pulkas", "3", "--payments", "5", "--players", "4", "--repeat", "2"],
     "players.py": ["--pulkas", "4", "--deals", "20", "--repeat", "2"],
     "write_cost.py": ["--tables", "2", "--writes", "20"],
+    "draw.py": ["--sizes", "9x3x3", "6x4x2", "--seeds", "1", "--standings", "8"],
 }
 
 
