@@ -27,6 +27,7 @@ TINY = {
     "write_cost.py": ["--tables", "2", "--writes", "20"],
     "club_load.py": ["--pulkas", "4", "--payments", "20", "--seconds", "0.5", "--idle", "0.3", "--readers", "2",
                      "--anonymous", "1"],
+    "draw.py": ["--sizes", "9x3x3", "6x4x2", "--seeds", "1", "--standings", "8"],
 }
 
 

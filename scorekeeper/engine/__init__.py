@@ -16,6 +16,7 @@ records     what the figures keep of a pulka, and which pulkas count
 figures     a player's sums over the pulkas that count, the standings, running totals
 career      a player's results one by one: his evenings, runs, rival and nemesis
 ledger      the club ledger: obligations and payments, balances, who owes since when, the fewest payments to settle
+tournament  a club's tournament: the draw of its rounds, round points and standings (a package of its own)
 
 Each module imports only those above it in this list.
 """
@@ -45,6 +46,7 @@ from .records import Filter, Record, merged
 from .figures import (Chart, HeadToHead, PlayerStanding, PlayerStats, Running, player_stats, running, running_pair,
                       standings)
 from .career import Career, PulkaLine, Rivals, career, pulka_lines, rivals
+from .tournament import draw as _draw, terms as _terms
 
 __all__ = [
     "Code", "Column", "Contract", "Deal", "DealResult", "DealType", "Entry", "Filter", "Gettext", "HeadToHead", "Kind",
@@ -71,7 +73,7 @@ def all_texts() -> tuple[Text, ...]:
     only: two declarations of one msgid would be two translations of it.
     """
     found: dict[str, Text] = {}
-    declared = [value for module in (problems, contracts, rules, validation, scoring, pulka)
+    declared = [value for module in (problems, contracts, rules, validation, scoring, pulka, _terms, _draw)
                 for name, value in vars(module).items() if isinstance(value, Text) and name.isupper()]
     titles = [text for choices in CHOICE_TITLES.values() for text in choices.values()]
     for text in [*declared, *(p.meaning for p in PARAMETERS), *(p.title for p in PARAMETERS if p.title), *titles]:

@@ -31,6 +31,8 @@ from scorekeeper.engine.validation import check
 from scorekeeper.files.pulyafile import FileError, loads
 
 from .generate import generate
+from .test_draw import refusal_texts as table_refusals
+from .test_event_terms import refusal_texts as term_refusals
 
 GOLDEN = Path(__file__).with_name("english_texts.json")
 SAMPLES = json.loads(GOLDEN.read_text(encoding="utf-8"))
@@ -118,7 +120,7 @@ def test_the_samples_show_every_text():
     shown = {p.meaning.msgid for p in PARAMETERS} | {p.title.msgid for p in PARAMETERS if p.title}
     shown |= {m for p in PARAMETERS for m in msgids(p.domain)}
     shown |= {text.msgid for choices in CHOICE_TITLES.values() for text in choices.values()}  # the form's options
-    for text in _five_players() + _no_declarer():
+    for text in _five_players() + _no_declarer() + term_refusals() + table_refusals():  # an event's refusals too
         shown |= msgids(text)
     for sample in SAMPLES["files"]:
         shown = shown.union(*map(msgids, written(sample["file"])))

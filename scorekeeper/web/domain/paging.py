@@ -20,7 +20,7 @@ from typing import TypeVar
 from ...i18n.words import Msg
 from .ledger import Ledger, Line, Row, line_key, row_key
 from .limits import INT_MAX
-from .reading import one_line, read_number
+from .reading import hidden, read_number
 from .refusals import Refused
 
 T = TypeVar("T")
@@ -72,7 +72,7 @@ def _key(found: object) -> Key | None:
     if isinstance(found, list) and len(found) == 2:
         micros, id = found
         if isinstance(micros, int) and not isinstance(micros, bool) and isinstance(id, str) and \
-                0 < len(id) <= 40 and one_line(id):
+                0 < len(id) <= 40 and hidden(id) is None:
             return EPOCH + micros * MICROSECOND, id
     raise ValueError("not a key")
 

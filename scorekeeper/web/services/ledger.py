@@ -57,12 +57,10 @@ class LedgerWrite(Protocol):
         as minus: by player, each one on a payment listed, even at 0."""
 
     def currencies(self) -> Collection[str]:
-        """The currencies of the ledger (its obligations' and payments') and of the account's pulkas."""
+        """The currencies of the ledger (its obligations' and payments') and those the account's own pulkas play
+        for, finished or not."""
 
     def add(self, payment: Payment[str, str], note: str = "") -> Row: ...
-
-    def pulka_currencies(self) -> frozenset[str]:
-        """The currencies the account's own pulkas play for, finished or not."""
 
 
 class LedgerRepository(Protocol):

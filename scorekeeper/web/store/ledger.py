@@ -167,7 +167,9 @@ class Writing(Reader):
         return self.rows(list(self.session.execute(payments(self.circle.visible(), *where))))
 
     def currencies(self) -> frozenset[str]:
-        paid = select(PaymentRow.currency).where(self.circle.visible()).distinct()
+        # The account's own payments suffice: the sharing owners' are on shared obligations, whose currencies the
+        # circle holds. One pass over the (owner, currency) index, however many payments there are.
+        paid = select(PaymentRow.currency).where(PaymentRow.owner_id == self.circle.account_id).distinct()
         played = select(PulkaRow.currency).where(PulkaRow.owner_id == self.circle.account_id).distinct()
         return frozenset(self.circle.by_currency) | {*self.session.scalars(paid), *self.session.scalars(played)}
 
