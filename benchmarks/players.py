@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.generate import long_pulka  # noqa: E402
 from scorekeeper.web import create_app  # noqa: E402
+from scorekeeper.web.domain.limits import Limits  # noqa: E402
 from scorekeeper.web.domain.pulkas import Settings  # noqa: E402
 from scorekeeper.web.services import pulkas as pulka_service  # noqa: E402
 
@@ -77,7 +78,9 @@ def main() -> None:
         seated = tuple(f"Игрок {number}.{seat + 1}" for seat in range(n)) if args.distinct else rng.sample(names, n)
         file = long_pulka(n, args.deals, rng.choice(("sochi", "leningrad", "rostov")), seed=number)
         settings = Settings(f"Вечер {number}", rng.choice(("₽", "€")), tuple(seated), file.first_dealer, file.rules)
-        pulka_service.create_pulka(store.pulkas, owner, settings, file.deals, closed_by="club")
+        # room for the five more pulkas at the end, past the account's limit at --pulkas 1000
+        pulka_service.create_pulka(store.pulkas, owner, settings, file.deals, closed_by="club",
+                                   limits=Limits(pulkas=args.pulkas + 5))
 
     start = time.perf_counter()
     for number in range(args.pulkas):

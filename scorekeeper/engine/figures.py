@@ -118,8 +118,10 @@ def standings(records: Iterable[Record[Who]], filter: Filter[Who] | None = None,
         for player in dict.fromkeys(record.players):  # one seat a pulka each, as record.seat finds it
             seat = record.seat(player)
             balance = record.net[seat]
-            won[player] = won.get(player, 0) + (balance > 0)
-            lost[player] = lost.get(player, 0) + (balance < 0)
+            # A Fraction's sign is its numerator's: an int compare, where a Fraction's own is slow enough to
+            # show in the standings of thousands.
+            won[player] = won.get(player, 0) + (balance.numerator > 0)
+            lost[player] = lost.get(player, 0) + (balance.numerator < 0)
             _add(net.setdefault(player, {}), record.preset, balance)
             _add(pulkas.setdefault(player, {}), record.preset, 1)
             _add(deals.setdefault(player, {}), record.preset, record.roles[seat].deals)
