@@ -14,6 +14,7 @@ from ..domain.idempotency import Answer
 from ..domain.pulkas import Pulka
 from ..domain.reading import read_deal
 from ..domain.refusals import Refused, VersionConflict
+from ..domain.results import Ending
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import actor
@@ -164,7 +165,9 @@ def new_deal(uid: str) -> ResponseReturnValue:
     number = len(pulka.deals) + 1
     if request.method == "POST":
         return _deal_post(pulka, number)
-    if pulka.sheet.finished:
+    if pulka.frozen is not None:
+        return _over(pulka, ".sheet")
+    if pulka.sheet.finished:  # reopened, and finished still: its deals can be changed until it is kept again
         flash(gettext("The pulka is finished: no more deals. You can still edit or delete earlier ones."), "error")
         return redirect(url_for(".sheet", uid=uid))
     # Both defenders pass unless tapped otherwise: the commonest words cost no tap (every seat's, for the
@@ -181,7 +184,24 @@ def edit_deal(uid: str, number: int) -> ResponseReturnValue:
     result = pulka.result(number)
     if request.method == "POST":
         return _deal_post(pulka, number)
+    if pulka.frozen is not None:
+        return _over(pulka, ".history")
     return _deal_page(pulka, number, fields_of(result.deal), {})
+
+
+def _over(pulka: Pulka, page: str) -> ResponseReturnValue:
+    """A form a frozen pulka takes nothing from is not shown: to `page` (the sheet for a new deal, the history
+    for an edit or a delete), whose banner says what this caller can do about it (its owner reopens it, a
+    link nothing more)."""
+    assert pulka.frozen is not None
+    closed = pulka.frozen.ending is Ending.CLOSED
+    if page == ".sheet":
+        flash(gettext("The pulka is closed: no more deals.") if closed
+              else gettext("The pulka is finished: no more deals."), "error")
+    else:
+        flash(gettext("The pulka is closed: its deals cannot be changed now.") if closed
+              else gettext("The pulka is finished: its deals cannot be changed now."), "error")
+    return redirect(url_for(page, uid=pulka.uid))
 
 
 @bp.route("/p/<uid>/deals/<int:number>/delete", methods=["GET", "POST"])
@@ -197,6 +217,8 @@ def delete_deal(uid: str, number: int) -> ResponseReturnValue:
                                 "deletion refused.", number=number, deal=shown["text"]),
                 action=url_for(".delete_deal", uid=uid, number=number),
                 button=gettext("Delete deal %(number)d", number=number))
+    if request.method == "GET" and pulka.frozen is not None:
+        return _over(pulka, ".history")
     if request.method == "POST":
         try:
             expected = form.expected()
