@@ -33,9 +33,16 @@ from .schema import IDEMPOTENCY_KEY, NAME, PULKA_ID, VERSION, answer, errors, re
 
 
 def pulka_json(view: Presenter) -> dict[str, Any]:
+    """The pulka, its links, and the later pulka its table went on to, if any (not a part of its version: a
+    table goes on without changing the earlier pulkas)."""
     uid = view.pulka.uid
-    return view.pulka_json | {"links": {"sheet": url_for("api.sheet", uid=uid),
-                                        "page": url_for("pages.sheet", uid=uid)}}
+    later = pulka_service.played_now(store().pulkas, uid)
+    return view.pulka_json | {"links": _links(uid), "successor": None if later is None else {
+        "id": later.uid, "name": later.name, "links": _links(later.uid)}}
+
+
+def _links(uid: str) -> dict[str, str]:
+    return {"sheet": url_for("api.sheet", uid=uid), "page": url_for("pages.sheet", uid=uid)}
 
 
 # What a write answers is built of the pulka it made, by a presenter of its own: with an idempotency key it is

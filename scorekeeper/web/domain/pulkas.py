@@ -112,6 +112,16 @@ class Stamp:
 
 
 @dataclass(frozen=True)
+class Successor:
+    """The pulka a table plays now, seen from one of its earlier pulkas: where their pages lead. The table's
+    share links open it as they open every pulka of the table (store.shares), so each reader of the earlier
+    one may open it too."""
+
+    uid: str
+    name: str
+
+
+@dataclass(frozen=True)
 class PulkaStanding:
     """Where a pulka stands, as the home list shows it: kept with the pulka by every write, so that the list
     is read, never replayed."""

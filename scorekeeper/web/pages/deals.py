@@ -92,12 +92,23 @@ def _meanwhile(pulka: Pulka) -> str:
     what, deal, by = change.get("what"), change.get("deal"), change.get("by")
     if what == "settings":
         return str(gettext("Settings changed by %(by)s", by=by) if by else gettext("Settings changed"))
+    if what in ("again", "closed", "reopened"):  # the pulka's own news: no deal of it changed
+        return _news(str(what), str(by or ""))
     texts = {"added": ("Deal %(deal)s added", "Deal %(deal)s added by %(by)s"),
              "edited": ("Deal %(deal)s edited", "Deal %(deal)s edited by %(by)s"),
              "deleted": ("Deal %(deal)s deleted", "Deal %(deal)s deleted by %(by)s"),
              "undone": ("Deal %(deal)s taken back", "Deal %(deal)s taken back by %(by)s")}
     alone, with_by = texts.get(str(what), ("Deal %(deal)s changed", "Deal %(deal)s changed by %(by)s"))
     return str(gettext(with_by, deal=deal, by=by) if by else gettext(alone, deal=deal))
+
+
+def _news(what: str, by: str) -> str:
+    """A write on the pulka as a whole, in the words the watching phones show (templates/base.html)."""
+    texts = {"again": (gettext("The table started the next pulka"), gettext("%(by)s started the table's next pulka", by=by)),
+             "closed": (gettext("The pulka was closed"), gettext("The pulka was closed by %(by)s", by=by)),
+             "reopened": (gettext("The pulka was reopened"), gettext("The pulka was reopened by %(by)s", by=by))}
+    alone, with_by = texts[what]
+    return str(with_by if by else alone)
 
 
 def _conflict(pulka: Pulka, asked: int, number: int, data: dict[str, Any], editing: bool) -> ResponseReturnValue:
@@ -235,4 +246,4 @@ def delete_deal(uid: str, number: int) -> ResponseReturnValue:
 def history(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     return render_template("deals/history.html", pulka=pulka, deals=presenter(pulka).protocol, undo=ConfirmForm(),
-                           told=told(pulka), restore=undone(pulka))
+                           told=told(pulka), restore=undone(pulka), later=pulka_service.played_now(store().pulkas, uid))

@@ -13,9 +13,10 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, update
+from sqlalchemy.orm import aliased
 
 from ...engine import Deal, Replay
-from ..domain.pulkas import Pulka, Settings, Stamp, PulkaStanding, Summary
+from ..domain.pulkas import Pulka, Settings, Stamp, PulkaStanding, Successor, Summary
 from ..domain.refusals import NotFound, VersionConflict
 from ..domain.results import Result
 from ..domain.shares import Access, Role, access_of
@@ -32,6 +33,13 @@ from .watch import Watch, access_changed, gone, stamped
 _VERSION = select(PulkaRow.version).where(PulkaRow.uid == bindparam("uid"))
 _STAMP = select(PulkaRow.version, select(func.count()).where(DealRow.pulka_id == PulkaRow.id).scalar_subquery(),
                 PulkaRow.last_change).where(PulkaRow.uid == bindparam("uid"))
+
+# The last pulka of the table that plays the pulka `uid`: the one it plays now (as a share link opens it).
+_Asked = aliased(PulkaRow)
+_PLAYED_NOW = (select(PulkaRow.uid, PulkaRow.name)
+               .where(PulkaRow.table_uid == select(_Asked.table_uid).where(_Asked.uid == bindparam("uid"))
+                      .scalar_subquery())
+               .order_by(PulkaRow.id.desc()).limit(1))
 
 
 def new_uid() -> str:
@@ -87,6 +95,12 @@ class PulkaStore(Writer):
         found = Stamp(*row)
         self.watch.learn(uid, found)
         return found
+
+    def successor(self, uid: str) -> Successor | None:
+        """The table's last pulka, when it is a later one than `uid`: one indexed query."""
+        with self.db.reads.connect() as connection:
+            row = connection.execute(_PLAYED_NOW, {"uid": uid}).first()
+        return None if row is None or row.uid == uid else Successor(row.uid, row.name)
 
     def summaries(self, account_id: int) -> list[Summary]:
         """The account's pulkas and those shared with it (the best role it holds), newest first."""
