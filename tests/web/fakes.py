@@ -153,7 +153,7 @@ class FakeChange:
         self.after = dataclasses.replace(
             self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
             first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, last_change=note,
-            frozen=self.row.result)
+            frozen=self.row.result, played_on=s.played_on)
         return self.after
 
 
@@ -162,7 +162,7 @@ def _pulka(row: Row, replayed: Replay | None = None) -> Pulka:
     replayed = replayed or replay(s.rules, len(s.players), row.deals, s.first_dealer, s.opening)
     return Pulka(row.uid, row.version, s.name, s.currency, s.players, s.first_dealer, s.rules, tuple(row.deals),
                  replayed, row.created_at, row.updated_at, row.owner_id, row.last_change, row.table, s.opening,
-                 row.result)
+                 row.result, played_on=s.played_on)
 
 
 class FakeAccounts:

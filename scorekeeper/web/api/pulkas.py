@@ -161,7 +161,11 @@ PULKA = {  # what a new pulka is made of, and a change of one changes
     "name": {"type": "string", "maxLength": PULKA_NAME_MAX},
     "players": {"type": "array", "items": NAME, "minItems": 3, "maxItems": 4,
                 "description": "in clockwise seating order"},
-    "first_dealer": NAME, "rules": ref("Rules"), "currency": {"type": "string", "maxLength": CURRENCY_MAX}}
+    "first_dealer": NAME, "rules": ref("Rules"), "currency": {"type": "string", "maxLength": CURRENCY_MAX},
+    "played_on": {"type": ["string", "null"], "format": "date",
+                  "description": "the day it was played, when not the day it is entered (a game entered "
+                                 "afterwards): up to tomorrow; null or absent: the day it started. Its files "
+                                 "and statistics date it by this day"}}
 describe({
     "/api/v1/pulkas": {
         "get": {"summary": "The caller's pulkas and those shared with it",

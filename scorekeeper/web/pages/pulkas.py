@@ -81,7 +81,9 @@ def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka |
                            choices=_choices, bounds=bounds,
                            presets=PRESETS, presets_json=_presets_json(),
                            known=pulka_service.player_names(store().pulkas, me()), frozen=bool(pulka and pulka.deals),
-                           rules_words=rules_in_words(pulka.rules, i18n.language()) if pulka else []), status
+                           rules_words=rules_in_words(pulka.rules, i18n.language()) if pulka else [],
+                           # the latest date played the picker offers (domain.pulkas.read_day's bound)
+                           tomorrow=(datetime.now(timezone.utc).date() + timedelta(days=1)).isoformat()), status
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -138,7 +140,7 @@ def settings(uid: str) -> ResponseReturnValue:
     form = PulkaForm()
     if request.method == "GET":
         form.version.data = pulka.version
-        form.fill(pulka.name, pulka.currency, pulka.players, pulka.first_dealer, pulka.rules)
+        form.fill(pulka.name, pulka.currency, pulka.players, pulka.first_dealer, pulka.rules, pulka.played_on)
         return _settings_page(form, {}, pulka)
     try:
         data = form.names_and_currency() if pulka.deals else form.settings_data()

@@ -26,7 +26,7 @@ from .db import Database
 from .models import AccessRow, AccountRow, DealRow, PlayerRow, PulkaRow, ShareRow, now
 from .circles import circle_changed, circle_names, readers
 from .deals import deal_values, deals_of
-from .rows import aware, opening_json, players, pulka_of
+from .rows import aware, local_date, opening_json, players, pulka_of
 from .transaction import Writer
 from .watch import Watch, access_changed, gone, stamped
 
@@ -103,7 +103,7 @@ class PulkaStore(Writer):
         return None if row is None or row.uid == uid else Successor(row.uid, row.name)
 
     def summaries(self, account_id: int) -> list[Summary]:
-        """The account's pulkas and those shared with it (the best role it holds), newest first."""
+        """The account's pulkas and those shared with it (the best role it holds), the latest evening first."""
         with self.db.Session() as session:
             shared: dict[str, list[str]] = {}  # by table: a link opens every pulka of its table
             for table, role in session.execute(
@@ -119,9 +119,11 @@ class PulkaStore(Writer):
             counts: dict[int, int] = {pulka_id: count for pulka_id, count in session.execute(
                 select(DealRow.pulka_id, func.count()).where(DealRow.pulka_id.in_(uncounted))
                 .group_by(DealRow.pulka_id))} if uncounted else {}
-            return [Summary(r.uid, r.name, players(r), _deals(standings[r.id]) or counts.get(r.id, 0),
-                            aware(r.updated_at), Role.OWNER if r.owner_id == account_id else _best(shared[r.table_uid]),
-                            standings[r.id], _ended(r)) for r in rows]
+            listed = [Summary(r.uid, r.name, players(r), _deals(standings[r.id]) or counts.get(r.id, 0),
+                              aware(r.updated_at), Role.OWNER if r.owner_id == account_id else _best(shared[r.table_uid]),
+                              standings[r.id], _ended(r), local_date(r)) for r in rows]
+        # By evening (the day played), then the last changed first: a game entered afterwards under its own day.
+        return sorted(listed, key=lambda s: (s.played or s.updated_at.date(), s.updated_at), reverse=True)
 
     def account_pulkas(self, account_id: int) -> int:
         with self.db.reads.connect() as connection:
@@ -158,7 +160,8 @@ class PulkaStore(Writer):
                            first_dealer=settings.first_dealer, version=1,
                            # in UTC: SQLite keeps a datetime's digits and drops its offset
                            created_at=started.astimezone(timezone.utc) if started else now(),
-                           opening=opening_json(settings.opening), utc_offset=_offset(started))
+                           opening=opening_json(settings.opening), utc_offset=_offset(started),
+                           played_on=settings.played_on)
             row.seats = seats(session, owner_id, settings.players)
             session.add(row)
             session.flush()
