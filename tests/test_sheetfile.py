@@ -197,6 +197,40 @@ def test_an_openings_problems(opening, expected):
     assert pulka_error(pulka(opening)) == expected
 
 
+# Two faults at once, in one cell or in two: §3's order of codes says which is reported (bad_format,
+# bad_number, self_whists, bad_opening, unknown_player), whatever the order of the keys.
+@pytest.mark.parametrize("opening,expected", [
+    ({"whists": {"Аня": {"Аня": "x"}}}, ("bad_number", "opening.whists.Аня.Аня")),
+    ({"whists": {"Аня": {"Аня": -1}}}, ("bad_number", "opening.whists.Аня.Аня")),
+    ({"whists": {"Аня": {"Аня": 0}}, "gora": {"Борис": "x"}}, ("bad_number", "opening.gora.Борис")),
+    ({"gora": {"Борис": 0.3}, "whists": {"Аня": {"Аня": 0}}}, ("bad_number", "opening.gora.Борис")),
+    ({"whists": {"Аня": {"Аня": 0, "Борис": "x"}}}, ("bad_number", "opening.whists.Аня.Борис")),
+    ({"pulya": {"Аня": 21}, "whists": {"Вера": {"Вера": 0}}}, ("self_whists", "opening.whists.Вера.Вера")),
+    ({"pulya": {"Аня": 21}, "gora": {"Борис": "x"}}, ("bad_number", "opening.gora.Борис")),
+    ({"gora": {"Гена": 1}, "whists": {"Аня": {"Аня": 0}}}, ("self_whists", "opening.whists.Аня.Аня")),
+    ({"gora": {"Гена": 1}, "pulya": {"Аня": 21}}, ("bad_opening", "opening.pulya.Аня")),
+    ({"gora": {"Гена": "x"}}, ("bad_number", "opening.gora.Гена")),
+    ({"whists": {"Аня": {"Гена": "x"}}}, ("bad_number", "opening.whists.Аня.Гена")),
+    ({"whists": {"Гена": {"Аня": "x"}}}, ("bad_number", "opening.whists.Гена.Аня")),
+    ({"whists": {"Гена": 5}}, ("bad_format", "opening.whists.Гена")),
+    ({"whists": {"Аня": {"Аня": 0}}, "gora": 5}, ("bad_format", "opening.gora")),
+])
+def test_of_two_faults_the_first_in_the_order_of_codes_is_reported(opening, expected):
+    assert pulka_error(pulka(opening)) == expected
+    reversed_keys = {key: value for key, value in reversed(opening.items())}
+    assert pulka_error(pulka(reversed_keys)) == expected
+
+
+@pytest.mark.parametrize("changes,expected", [
+    ({"whists": {"Аня": {"Аня": "x"}}}, ("bad_number", "whists.Аня.Аня")),
+    ({"whists": {"Аня": {"Аня": 0}}, "gora": {"Аня": 42, "Борис": "x", "Вера": 132}}, ("bad_number", "gora.Борис")),
+    ({"whists": {"Аня": {"Аня": 0}}, "gora": {"Аня": 42, "Борис": 96}}, ("bad_number", "gora.Вера")),
+    ({"gora": {"Аня": 42, "Борис": 96, "Вера": 132, "Гена": "x"}}, ("bad_number", "gora.Гена")),
+])
+def test_a_sheets_two_faults_too(changes, expected):
+    assert error(sheet(**changes)) == expected
+
+
 def test_bad_opening_only_where_a_pulya_stops_at_its_size():
     leningrad = pulka({"pulya": {"Аня": 35, "Борис": 0, "Вера": 0}}, rules={"preset": "leningrad"})
     assert pulyafile.result_json(pulyafile.parse(leningrad))["sheet"]["pulya"]["Аня"] == 35

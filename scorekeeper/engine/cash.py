@@ -31,3 +31,9 @@ def cash_transfers(cash: Sequence[Decimal]) -> tuple[Transfer[int], ...]:
     """The fewest payments that settle amounts already in cash (each a multiple of the unit, so every
     payment is too)."""
     return tuple(fewest_payments([int(amount.scaleb(2)) for amount in cash]))
+
+
+def left_owed(money: Sequence[Decimal], cash: Sequence[Decimal]) -> tuple[Transfer[int], ...]:
+    """What paying `cash` (in_cash of `money`) leaves owed, as the fewest payments: each player's exact money
+    less his cash, which sums to zero too (a payment is less than the unit: each remainder is)."""
+    return tuple(fewest_payments([int((exact - paid).scaleb(2)) for exact, paid in zip(money, cash)]))

@@ -73,18 +73,20 @@ def read_columns(data: Mapping[str, Any], seat: Mapping[str, int], problems: lis
     def cells(key: str, values: dict[str, Any], low: int, high: int, halves: bool) -> list[Points]:
         found: dict[int, Points] = {}
         for name, value in values.items():
+            # Every fault of the cell is said: where it has two, §3's order of codes picks the one reported.
             path, cell = f"{prefix}{key}.{name}", _CELLS[key](name=name)
-            if name not in seat:
-                problems.append(Problem(Code.UNKNOWN_PLAYER, path, NOT_A_PLAYER(name=quoted(name))))
-                continue
             points = number(value, low=low, high=high, halves=halves)
+            counted_down = down_from if key == "pulya" else None  # the pulya's size it was written down from
             if points is None:
                 kind = HALVES if halves else WHOLE
                 problems.append(Problem(Code.BAD_NUMBER, path, kind(field=cell, low=low, high=high, value=quoted(value))))
-            elif key == "pulya" and down_from is not None and points > down_from:
-                problems.append(Problem(Code.BAD_NUMBER, path, LEFT_ABOVE(field=cell, size=down_from, value=points)))
-            else:
-                found[seat[name]] = down_from - points if key == "pulya" and down_from is not None else points
+            elif counted_down is not None and points > counted_down:
+                problems.append(Problem(Code.BAD_NUMBER, path, LEFT_ABOVE(field=cell, size=counted_down, value=points)))
+                points = None
+            if name not in seat:
+                problems.append(Problem(Code.UNKNOWN_PLAYER, path, NOT_A_PLAYER(name=quoted(name))))
+            elif points is not None:
+                found[seat[name]] = counted_down - points if counted_down is not None else points
         for name in names if every else ():
             if name not in values:
                 problems.append(Problem(Code.BAD_NUMBER, f"{prefix}{key}.{name}",
@@ -102,20 +104,21 @@ def read_columns(data: Mapping[str, Any], seat: Mapping[str, int], problems: lis
         path = f"{prefix}whists.{writer}"
         if writer not in seat:
             problems.append(Problem(Code.UNKNOWN_PLAYER, path, NOT_A_PLAYER(name=quoted(writer))))
-            continue
         if not isinstance(row, dict):
             problems.append(Problem(Code.BAD_FORMAT, path, NOT_AN_OBJECT(field=path)))
             continue
         for on, value in row.items():
+            # As in `cells`: each fault said, the order of codes picks one (bad_number before self_whists).
             where, cell = f"{path}.{on}", _WHISTS_CELL(name=writer, on=on)
+            points = number(value, low=0, high=MOST_WHISTS, halves=True)
+            if points is None:
+                problems.append(Problem(Code.BAD_NUMBER, where,
+                                        HALVES(field=cell, low=0, high=MOST_WHISTS, value=quoted(value))))
             if on not in seat:
                 problems.append(Problem(Code.UNKNOWN_PLAYER, where, NOT_A_PLAYER(name=quoted(on))))
             elif on == writer:
                 problems.append(Problem(Code.SELF_WHISTS, where, ON_HIMSELF(field=cell)))
-            elif (points := number(value, low=0, high=MOST_WHISTS, halves=True)) is None:
-                problems.append(Problem(Code.BAD_NUMBER, where,
-                                        HALVES(field=cell, low=0, high=MOST_WHISTS, value=quoted(value))))
-            elif points:
+            elif points and writer in seat:
                 columns.whists[(seat[writer], seat[on])] = points
     return columns
 

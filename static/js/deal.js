@@ -2,6 +2,8 @@
 // through the API.
 import { fillTricks } from "./tricks.js";
 
+const RETRY_MS = 5000; // without an answer, the preview is asked again this often (as the outbox is sent)
+
 export function dealForm(form) {
   // Who plays is read when needed: the form may be seated for a later deal (follow, below).
   const defenders = () => JSON.parse(form.dataset.defenders || "{}");
@@ -25,6 +27,7 @@ export function dealForm(form) {
   let ready = false;
   let contractMissing = false; // a game with its declarer but not yet its level and suit
   let asking = 0;
+  let retry = null;
   let lastTapped = null;
 
   function update(changed) {
@@ -39,6 +42,7 @@ export function dealForm(form) {
     });
 
     show(part("whist"), type === "game" && !checkedTen && declarer !== "");
+    show(part("ten"), type === "game" && checkedTen);  // the words are not asked: said why
     // The two defenders in speaking order: first the one on the declarer's left.
     defs.forEach((seat) => words.append(words.querySelector(`.word-row[data-seat="${seat}"]`)));
     form.querySelectorAll(".word-row").forEach((row) => {
@@ -184,9 +188,15 @@ export function dealForm(form) {
       const lines = response.ok ? data.lines : (data.problems || [data.error]).map((p) => ({ what: p.message }));
       say(response.ok ? box.dataset.ok : box.dataset.bad, lines, !response.ok);
     } catch (error) {
-      box.hidden = true; // offline: the server still checks on save
+      // No answer (no connection, or the server out of reach): said so, and asked again until one comes; the
+      // server still checks on save, and a save without a connection is kept on this phone.
+      if (asked !== asking) return;
+      say(box.dataset.offline, [{ what: box.dataset.offlineWhy }], false);
+      clearTimeout(retry);
+      retry = setTimeout(() => { if (asked === asking) preview(); }, RETRY_MS);
     }
   }
+  window.addEventListener("online", () => { if (ready) preview(); });
 
   // Deals kept on this phone without a connection come before this one (static/js/outbox.js counts them, `by`):
   // the form is for the deal after them, numbered and seated as the server rendered that round (`ahead`).

@@ -6,7 +6,8 @@ import { note } from "./notes.js";
 // phone polling every two seconds should keep its one connection.
 const LIVE_EVERY_MS = 2000;
 // Every text it shows is in the page, in the page's language (templates/base.html, #live-texts).
-const TEXT_KEYS = { added: "added", edited: "edited", deleted: "deleted", undone: "undone", settings: "settings" };
+const TEXT_KEYS = { added: "added", edited: "edited", deleted: "deleted", undone: "undone", settings: "settings",
+                    again: "again", closed: "closed", reopened: "reopened" };
 
 function liveText(key, values = {}) {
   const texts = document.getElementById("live-texts");
@@ -55,7 +56,11 @@ export function live(main) {
     version = fresh.dataset.version;
     main.dataset.version = version;
     window.scrollTo(x, y);
-    if (change) note(describe(change));
+    // The table went on to its next pulka: the note stays, with the page's own link there (one tap, wherever
+    // the reader had scrolled to).
+    const later = main.querySelector("a[data-next-pulka]");
+    if (change && change.what === "again" && later) note(describe(change), true, later);
+    else if (change) note(describe(change));
   }
 
   setInterval(check, LIVE_EVERY_MS);

@@ -1,5 +1,6 @@
-// An unobtrusive line at the bottom of the screen, read out by screen readers.
-export function note(text, stays = false) {
+// An unobtrusive line at the bottom of the screen, read out by screen readers; `link` (an <a> of the page), if
+// given, is offered in it.
+export function note(text, stays = false, link = null) {
   let box = document.querySelector(".live-note");
   if (!box) {
     box = document.createElement("p");
@@ -8,6 +9,11 @@ export function note(text, stays = false) {
     document.body.append(box);
   }
   box.textContent = text;
+  if (link) {
+    const offered = link.cloneNode(true);
+    offered.classList.add("small");
+    box.append(" ", offered);
+  }
   box.hidden = false;
   clearTimeout(box.timer);
   if (!stays) box.timer = setTimeout(() => { box.hidden = true; }, 6000);

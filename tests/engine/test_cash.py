@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from hypothesis import given, strategies as st
 
-from scorekeeper.engine.cash import cash_transfers, in_cash
+from scorekeeper.engine.cash import cash_transfers, in_cash, left_owed
 
 D = Decimal
 
@@ -44,3 +44,23 @@ def test_cash_sums_to_zero_and_each_is_within_a_unit(amounts, unit):
     assert all(c % unit == 0 for c in cash)
     assert all(abs(c - a) < unit for c, a in zip(cash, amounts))
     assert sum(t.amount for t in cash_transfers(cash)) == sum(c for c in cash if c > 0)
+
+
+def test_what_the_rounding_leaves_is_said_as_who_still_owes_whom():
+    """docs/rules.md §10 in tens: +130, −110, −20 paid for +131.67, −107.33, −24.34: C still owes 4.34, of
+    which B is owed 2.67 and A 1.67."""
+    money = (D("131.67"), D("-107.33"), D("-24.34"))
+    left = left_owed(money, in_cash(money, D("10")))
+    assert [(t.payer, t.payee, t.amount) for t in left] == [(2, 1, D("2.67")), (2, 0, D("1.67"))]
+    assert left_owed(money, money) == ()  # to the cent: nothing left
+
+
+@given(money, st.sampled_from([D("0.50"), D("1"), D("5"), D("10"), D("100")]))
+def test_the_cash_and_what_it_leaves_owed_settle_the_money_exactly(amounts, unit):
+    cash = in_cash(amounts, unit)
+    settled = list(cash)
+    for t in left_owed(amounts, cash):
+        assert 0 < t.amount < unit
+        settled[t.payer] -= t.amount
+        settled[t.payee] += t.amount
+    assert settled == list(amounts)

@@ -19,7 +19,7 @@ from scorekeeper.engine import Deal, Record, Replay, replay
 from scorekeeper.web.domain.accounts import Account, username_key
 from scorekeeper.web.domain.idempotency import Answer, Key, KeyTaken
 from scorekeeper.web.domain.players import Member, Player
-from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Stamp, Summary
+from scorekeeper.web.domain.pulkas import Note, Pulka, Settings, Stamp, Successor, Summary
 from scorekeeper.web.domain.refusals import Duplicate, KeyReused, NotFound, VersionConflict
 from scorekeeper.web.domain.results import Result
 from scorekeeper.web.domain.shares import Access, Role, Share, access_of
@@ -67,6 +67,12 @@ class FakePulkas:
 
     def stamp(self, uid: str, seen: int = 0) -> Stamp:
         return self.get(uid).stamp
+
+    def successor(self, uid: str) -> Successor | None:
+        row = self.rows.get(uid)
+        table = [other for other in self.rows.values() if row is not None and other.table == row.table]
+        last = table[-1] if table else None  # the rows in the order made, as the store's ids
+        return Successor(last.uid, last.settings.name) if last is not None and last.uid != uid else None
 
     def account_pulkas(self, account_id: int) -> int:
         return sum(row.owner_id == account_id for row in self.rows.values())
@@ -148,7 +154,7 @@ class FakeChange:
         self.after = dataclasses.replace(
             self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
             first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, last_change=note,
-            frozen=self.row.result)
+            frozen=self.row.result, played_on=s.played_on)
         return self.after
 
 
@@ -157,7 +163,7 @@ def _pulka(row: Row, replayed: Replay | None = None) -> Pulka:
     replayed = replayed or replay(s.rules, len(s.players), row.deals, s.first_dealer, s.opening)
     return Pulka(row.uid, row.version, s.name, s.currency, s.players, s.first_dealer, s.rules, tuple(row.deals),
                  replayed, row.created_at, row.updated_at, row.owner_id, row.last_change, row.table, s.opening,
-                 row.result)
+                 row.result, played_on=s.played_on)
 
 
 class FakeAccounts:

@@ -33,9 +33,16 @@ from .schema import IDEMPOTENCY_KEY, NAME, PULKA_ID, VERSION, answer, errors, re
 
 
 def pulka_json(view: Presenter) -> dict[str, Any]:
+    """The pulka, its links, and the later pulka its table went on to, if any (not a part of its version: a
+    table goes on without changing the earlier pulkas)."""
     uid = view.pulka.uid
-    return view.pulka_json | {"links": {"sheet": url_for("api.sheet", uid=uid),
-                                        "page": url_for("pages.sheet", uid=uid)}}
+    later = pulka_service.played_now(store().pulkas, uid)
+    return view.pulka_json | {"links": _links(uid), "successor": None if later is None else {
+        "id": later.uid, "name": later.name, "links": _links(later.uid)}}
+
+
+def _links(uid: str) -> dict[str, str]:
+    return {"sheet": url_for("api.sheet", uid=uid), "page": url_for("pages.sheet", uid=uid)}
 
 
 # What a write answers is built of the pulka it made, by a presenter of its own: with an idempotency key it is
@@ -154,7 +161,11 @@ PULKA = {  # what a new pulka is made of, and a change of one changes
     "name": {"type": "string", "maxLength": PULKA_NAME_MAX},
     "players": {"type": "array", "items": NAME, "minItems": 3, "maxItems": 4,
                 "description": "in clockwise seating order"},
-    "first_dealer": NAME, "rules": ref("Rules"), "currency": {"type": "string", "maxLength": CURRENCY_MAX}}
+    "first_dealer": NAME, "rules": ref("Rules"), "currency": {"type": "string", "maxLength": CURRENCY_MAX},
+    "played_on": {"type": ["string", "null"], "format": "date",
+                  "description": "the day it was played, when not the day it is entered (a game entered "
+                                 "afterwards): up to tomorrow; null or absent: the day it started. Its files "
+                                 "and statistics date it by this day"}}
 describe({
     "/api/v1/pulkas": {
         "get": {"summary": "The caller's pulkas and those shared with it",

@@ -120,5 +120,10 @@ SHARED: dict[str, Any] = {
         "rules": {"type": "object", "description": "every parameter, resolved"},
         "overrides": ref("Rules"), "deals": {"type": "integer"}, "finished": {"type": "boolean"},
         "frozen": {"type": "boolean", "description": "rules and players are fixed once a deal is entered"},
-        "next": {"type": ["object", "null"]}, "links": {"type": "object"}}},
+        "next": {"type": ["object", "null"]}, "links": {"type": "object"},
+        "played_on": {"type": ["string", "null"], "format": "date", "description": "the day it was played, when "
+                      "its owner gave one (a game entered afterwards)"},
+        "successor": {"type": ["object", "null"], "description": "the pulka its table plays now, when it "
+                      "went on to a later one (same players again): id, name and links; the table's share links "
+                      "open it too"}}},
 }

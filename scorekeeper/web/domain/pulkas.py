@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from fractions import Fraction
 from functools import cached_property
 
@@ -45,6 +45,7 @@ class Pulka:
     opening: Sheet | None = None  # the sheet as paper left it, when the table began there (docs/files.md §5)
     frozen: Result | None = None  # what its end settled (domain.results); None while it goes on
     utc_offset: int | None = None  # minutes: the offset its start was recorded with, when known
+    played_on: date | None = None  # the day it was played, when its owner says so (a game entered afterwards)
 
     @property
     def n(self) -> int:
@@ -52,8 +53,19 @@ class Pulka:
 
     @property
     def started(self) -> datetime:
-        """When it started, in the offset it was recorded with (UTC when none was): its players' own date."""
-        return self.created_at.astimezone(timezone(timedelta(minutes=self.utc_offset or 0)))
+        """When it started, in the offset it was recorded with (UTC when none was): its players' own date. On
+        the date played when its owner gave one, at the time of day it was entered (the file's `started`
+        is a date-time: docs/files.md §1)."""
+        entered = self.created_at.astimezone(timezone(timedelta(minutes=self.utc_offset or 0)))
+        if self.played_on is None:
+            return entered
+        return datetime.combine(self.played_on, entered.timetz())
+
+    @property
+    def played(self) -> date | datetime:
+        """When it was played, as its pages and files say it: the date its owner gave (no time: the time it
+        was entered is not when it was played), else when it started."""
+        return self.played_on if self.played_on is not None else self.started
 
     @property
     def ended(self) -> datetime | None:
@@ -74,7 +86,8 @@ class Pulka:
 
     @property
     def settings(self) -> Settings:
-        return Settings(self.name, self.currency, self.players, self.first_dealer, self.rules, self.opening)
+        return Settings(self.name, self.currency, self.players, self.first_dealer, self.rules, self.opening,
+                        self.played_on)
 
     def settled_now(self, ending: Ending, at: datetime, by: str = "") -> Result:
         """Its result if it ended `at` as it stands."""
@@ -95,6 +108,7 @@ class Settings:
     first_dealer: int
     rules: Rules
     opening: Sheet | None = None  # the deals go on from it: it is not a setting a form changes
+    played_on: date | None = None  # the day it was played, if not the day it was entered (changes any time)
 
     @property
     def seating(self) -> tuple[tuple[str, ...], int, Rules]:
@@ -109,6 +123,16 @@ class Stamp:
     version: int
     deals: int
     change: Note | None
+
+
+@dataclass(frozen=True)
+class Successor:
+    """The pulka a table plays now, seen from one of its earlier pulkas: where their pages lead. The table's
+    share links open it as they open every pulka of the table (store.shares), so each reader of the earlier
+    one may open it too."""
+
+    uid: str
+    name: str
 
 
 @dataclass(frozen=True)
@@ -155,9 +179,10 @@ class Summary:
     role: Role = Role.OWNER
     standing: PulkaStanding | None = None  # None: kept before standings were, replayed once to show it
     ended: datetime | None = None  # frozen: when it ended, in the offset it started with
+    played: date | None = None  # the day it was played (its evening), in its players' calendar
 
 
-SETTING_KEYS = ("name", "currency", "players", "first_dealer", "rules")
+SETTING_KEYS = ("name", "currency", "players", "first_dealer", "rules", "played_on")
 
 
 PULKA_OF = Msg("Pulka of {players}")
@@ -229,7 +254,8 @@ def next_at_table(pulka: Pulka, first_dealer: int | None = None) -> Settings:
     suffix = f", {count + 1}"
     name = base[:PULKA_NAME_MAX - len(suffix)] + suffix
     follows = pulka.sheet.dealer if first_dealer is None else first_dealer
-    return Settings(name, pulka.currency, pulka.players, follows, pulka.rules)
+    # The same evening: entered afterwards, its next pulka was played that day too.
+    return Settings(name, pulka.currency, pulka.players, follows, pulka.rules, played_on=pulka.played_on)
 
 
 _NUMBERED = re.compile(r"(.*), (\d{1,4})", re.S)
@@ -268,9 +294,46 @@ def read_settings(data: Mapping[str, object], base: Settings | None = None,
     if opening is not None and players and len(players) != opening.n:
         faults.append(Fault.of("bad_players", "players", Msg("the pulka goes on from a paper sheet of {n} players")(
             n=opening.n)))
+    played_on = _day(data, faults, base.played_on if base else None)
     if faults:
         raise SettingsInvalid(faults)
-    return Settings(name or default_name(players, say), currency, players, first_dealer, rules, opening)
+    return Settings(name or default_name(players, say), currency, players, first_dealer, rules, opening, played_on)
+
+
+# The days a pulka may be said to be played on: the years a pulka file's `started` takes, up to tomorrow (the
+# players' tomorrow may be the server's today anywhere on earth).
+PLAYED_YEARS = pulyafile.YEARS
+BAD_DAY = Msg("the date played is a date like 28.11.2026 (or 2026-11-28), from {first} to tomorrow, not {value}")
+_DOTTED = re.compile(r"([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})")
+
+
+def read_day(value: object) -> date | None:
+    """A day as the API (2026-11-28) or a person types it (28.11.2026); None for anything else, or one from
+    before PLAYED_YEARS or after tomorrow."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    try:
+        dotted = _DOTTED.fullmatch(text)
+        day = date(int(dotted[3]), int(dotted[2]), int(dotted[1])) if dotted else (
+            date.fromisoformat(text) if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text) else None)
+    except ValueError:
+        return None
+    tomorrow = datetime.now(timezone.utc).date() + timedelta(days=1)
+    return day if day is not None and date(PLAYED_YEARS[0], 1, 1) <= day <= tomorrow else None
+
+
+def _day(data: Mapping[str, object], faults: list[Fault], default: date | None) -> date | None:
+    """The date played: absent keeps `default`; null or blank says none (the day it was entered)."""
+    if "played_on" not in data:
+        return default
+    value = data["played_on"]
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    day = read_day(value)
+    if day is None:
+        faults.append(Fault.of("bad_format", "played_on", BAD_DAY(first=PLAYED_YEARS[0], value=repr(str(value)[:40]))))
+    return day
 
 
 def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:

@@ -7,6 +7,7 @@ the deal form's fields become a deal in domain.deals, which the API's preview re
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -137,10 +138,13 @@ class PulkaForm(VersionedForm):
     pulya_size = StringField(default="20")
     whist_price = StringField(default="1")
     currency = StringField(default="")
+    played_on = StringField(default="")  # a date input's value (2026-11-28), or as typed (28.11.2026)
 
-    def fill(self, name: str, currency: str, players: tuple[str, ...], first_dealer: int, rules: Rules) -> None:
+    def fill(self, name: str, currency: str, players: tuple[str, ...], first_dealer: int, rules: Rules,
+             played_on: date | None = None) -> None:
         """Show settings in the fields (a GET)."""
         self.name.data, self.currency.data, self.first_dealer.data = name, currency, str(first_dealer)
+        self.played_on.data = played_on.isoformat() if played_on else ""
         for seat, player in enumerate(players):
             getattr(self, f"player{seat}").data = player
         self.fill_rules(rules)
@@ -153,9 +157,10 @@ class PulkaForm(VersionedForm):
             getattr(self, f"p_{p.name}").data = field_value(p, getattr(rules, p.name))
 
     def names_and_currency(self) -> dict[str, object]:
-        """What may change after the first deal, as typed (domain.read_settings reads it); a name left empty
-        keeps the pulka's."""
-        data: dict[str, object] = {"currency": self.currency.data or ""}
+        """What may change after the first deal (the name, the currency, the date played), as typed
+        (domain.read_settings reads it); a name left empty keeps the pulka's, a blank date says none."""
+        data: dict[str, object] = {"currency": self.currency.data or "",
+                                   "played_on": (self.played_on.data or "").strip()}
         if not blank(name := self.name.data or ""):
             data["name"] = name
         return data

@@ -14,6 +14,7 @@ from ..domain.idempotency import Answer
 from ..domain.pulkas import Pulka
 from ..domain.reading import read_deal
 from ..domain.refusals import Refused, VersionConflict
+from ..domain.results import Ending
 from ..edge import i18n
 from ..edge.access import Need, needs
 from ..edge.caller import actor
@@ -91,12 +92,23 @@ def _meanwhile(pulka: Pulka) -> str:
     what, deal, by = change.get("what"), change.get("deal"), change.get("by")
     if what == "settings":
         return str(gettext("Settings changed by %(by)s", by=by) if by else gettext("Settings changed"))
+    if what in ("again", "closed", "reopened"):  # the pulka's own news: no deal of it changed
+        return _news(str(what), str(by or ""))
     texts = {"added": ("Deal %(deal)s added", "Deal %(deal)s added by %(by)s"),
              "edited": ("Deal %(deal)s edited", "Deal %(deal)s edited by %(by)s"),
              "deleted": ("Deal %(deal)s deleted", "Deal %(deal)s deleted by %(by)s"),
              "undone": ("Deal %(deal)s taken back", "Deal %(deal)s taken back by %(by)s")}
     alone, with_by = texts.get(str(what), ("Deal %(deal)s changed", "Deal %(deal)s changed by %(by)s"))
     return str(gettext(with_by, deal=deal, by=by) if by else gettext(alone, deal=deal))
+
+
+def _news(what: str, by: str) -> str:
+    """A write on the pulka as a whole, in the words the watching phones show (templates/base.html)."""
+    texts = {"again": (gettext("The table started the next pulka"), gettext("%(by)s started the table's next pulka", by=by)),
+             "closed": (gettext("The pulka was closed"), gettext("The pulka was closed by %(by)s", by=by)),
+             "reopened": (gettext("The pulka was reopened"), gettext("The pulka was reopened by %(by)s", by=by))}
+    alone, with_by = texts[what]
+    return str(with_by if by else alone)
 
 
 def _conflict(pulka: Pulka, asked: int, number: int, data: dict[str, Any], editing: bool) -> ResponseReturnValue:
@@ -164,7 +176,9 @@ def new_deal(uid: str) -> ResponseReturnValue:
     number = len(pulka.deals) + 1
     if request.method == "POST":
         return _deal_post(pulka, number)
-    if pulka.sheet.finished:
+    if pulka.frozen is not None:
+        return _over(pulka, ".sheet")
+    if pulka.sheet.finished:  # reopened, and finished still: its deals can be changed until it is kept again
         flash(gettext("The pulka is finished: no more deals. You can still edit or delete earlier ones."), "error")
         return redirect(url_for(".sheet", uid=uid))
     # Both defenders pass unless tapped otherwise: the commonest words cost no tap (every seat's, for the
@@ -181,7 +195,24 @@ def edit_deal(uid: str, number: int) -> ResponseReturnValue:
     result = pulka.result(number)
     if request.method == "POST":
         return _deal_post(pulka, number)
+    if pulka.frozen is not None:
+        return _over(pulka, ".history")
     return _deal_page(pulka, number, fields_of(result.deal), {})
+
+
+def _over(pulka: Pulka, page: str) -> ResponseReturnValue:
+    """A form a frozen pulka takes nothing from is not shown: to `page` (the sheet for a new deal, the history
+    for an edit or a delete), whose banner says what this caller can do about it (its owner reopens it, a
+    link nothing more)."""
+    assert pulka.frozen is not None
+    closed = pulka.frozen.ending is Ending.CLOSED
+    if page == ".sheet":
+        flash(gettext("The pulka is closed: no more deals.") if closed
+              else gettext("The pulka is finished: no more deals."), "error")
+    else:
+        flash(gettext("The pulka is closed: its deals cannot be changed now.") if closed
+              else gettext("The pulka is finished: its deals cannot be changed now."), "error")
+    return redirect(url_for(page, uid=pulka.uid))
 
 
 @bp.route("/p/<uid>/deals/<int:number>/delete", methods=["GET", "POST"])
@@ -197,6 +228,8 @@ def delete_deal(uid: str, number: int) -> ResponseReturnValue:
                                 "deletion refused.", number=number, deal=shown["text"]),
                 action=url_for(".delete_deal", uid=uid, number=number),
                 button=gettext("Delete deal %(number)d", number=number))
+    if request.method == "GET" and pulka.frozen is not None:
+        return _over(pulka, ".history")
     if request.method == "POST":
         try:
             expected = form.expected()
@@ -213,4 +246,4 @@ def delete_deal(uid: str, number: int) -> ResponseReturnValue:
 def history(uid: str) -> ResponseReturnValue:
     pulka = pulka_service.get_pulka(store().pulkas, uid)
     return render_template("deals/history.html", pulka=pulka, deals=presenter(pulka).protocol, undo=ConfirmForm(),
-                           told=told(pulka), restore=undone(pulka))
+                           told=told(pulka), restore=undone(pulka), later=pulka_service.played_now(store().pulkas, uid))

@@ -81,7 +81,9 @@ def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka |
                            choices=_choices, bounds=bounds,
                            presets=PRESETS, presets_json=_presets_json(),
                            known=pulka_service.player_names(store().pulkas, me()), frozen=bool(pulka and pulka.deals),
-                           rules_words=rules_in_words(pulka.rules, i18n.language()) if pulka else []), status
+                           rules_words=rules_in_words(pulka.rules, i18n.language()) if pulka else [],
+                           # the latest date played the picker offers (domain.pulkas.read_day's bound)
+                           tomorrow=(datetime.now(timezone.utc).date() + timedelta(days=1)).isoformat()), status
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -123,7 +125,8 @@ def again(uid: str) -> ResponseReturnValue:
     """"Same players again": the table's next pulka, with this one's seats, rules and links, opened at once; the
     first dealer follows on from the last deal, or is chosen (`first_dealer`, a player's name)."""
     dealer = request.form.get("first_dealer")
-    return write(lambda unit: pulka_service.again(unit.pulkas, me(), uid, dealer, limits()),
+    by = actor()
+    return write(lambda unit: pulka_service.again(unit.pulkas, me(), uid, dealer, limits(), by),
                  lambda pulka: went(url_for(".sheet", uid=pulka.uid), ("message", gettext(
                      "A new pulka for the same table: %(dealer)s deals first.",
                      dealer=pulka.players[pulka.first_dealer]))))
@@ -137,7 +140,7 @@ def settings(uid: str) -> ResponseReturnValue:
     form = PulkaForm()
     if request.method == "GET":
         form.version.data = pulka.version
-        form.fill(pulka.name, pulka.currency, pulka.players, pulka.first_dealer, pulka.rules)
+        form.fill(pulka.name, pulka.currency, pulka.players, pulka.first_dealer, pulka.rules, pulka.played_on)
         return _settings_page(form, {}, pulka)
     try:
         data = form.names_and_currency() if pulka.deals else form.settings_data()
@@ -178,12 +181,13 @@ def sheet(uid: str) -> ResponseReturnValue:
 
     notices = told(pulka)
     mine = own_seat()  # a player's own link: the sheet from his seat, his line marked
+    later = pulka_service.played_now(store().pulkas, uid)  # the table went on to it: one tap there
 
     def render(token: str | None = None, once: str | None = None, **nobody: object) -> str:
         return render_template("pulkas/sheet.html", pulka=pulka, view=view.sheet, balances=view.balances, token=token,
                                once=once, orientation=orientation, mine=mine, people=role() == "owner",
                                drawing=Markup(view.drawing(orientation, mine or 0)), restore=undone(pulka), told=notices,
-                               **nobody)
+                               later=later, **nobody)
 
     if notices or session.get("_flashes") or not current_app.config.get("PAGE_CACHE", True):
         page = render()  # a page with messages is this request's own
@@ -191,7 +195,7 @@ def sheet(uid: str) -> ResponseReturnValue:
         # Kept for every caller of one role and seat (a viewer's page has no buttons to change the pulka; a
         # player's link turns the drawing), so rendered as nobody's: the caller's name and links go in per
         # request, like the CSRF token and the keys.
-        key = ("pulkas/sheet.html", orientation, role(), mine)
+        key = ("pulkas/sheet.html", orientation, role(), mine, later)
         page = view.page(key, lambda: render(_TOKEN, _KEY, caller=Caller(), who=_WHO))
         page = page.replace(_TOKEN, generate_csrf()).replace(_WHO, render_template("_who.html"))
         page = re.sub(_KEY, lambda _: new_key(), page)
@@ -214,7 +218,8 @@ def settlement(uid: str) -> ResponseReturnValue:
     response = make_response(render_template("pulkas/settlement.html", pulka=pulka, view=view.settlement,
                                              balances=view.balances, cash=cash, units=CASH_UNITS,
                                              table=_in_the_ledger(pulka, unit),
-                                             people=caller().account is not None))
+                                             people=caller().account is not None,
+                                             later=pulka_service.played_now(store().pulkas, uid)))
     if chosen is not None:
         remember_choice(response, CASH_COOKIE, str(unit or ""))
     return response

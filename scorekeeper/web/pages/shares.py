@@ -6,7 +6,7 @@ from flask import redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext
 
-from ..domain.refusals import Refused
+from ..domain.refusals import NotFound, Refused
 from ..domain.shares import RevokeShare, read_share
 from ..edge.access import Need, needs
 from ..edge.caller import caller
@@ -41,17 +41,30 @@ def shares(uid: str) -> ResponseReturnValue:
         except Refused as error:
             errors, status = field_errors(error), STATUS[error.code]
     links = [(share, share_url(share.token)) for share in share_service.list_shares(store().shares, uid)]
-    return render_template("shares/shares.html", pulka=pulka, form=form, errors=errors, links=links, qr=qr_svg,
-                           revoke=ConfirmForm()), status
+    return render_template("shares/shares.html", pulka=pulka, form=form, errors=errors, links=links, qr=qr_svg), status
 
 
-@bp.post("/p/<uid>/shares/<share_id>/revoke")
+@bp.route("/p/<uid>/shares/<share_id>/revoke", methods=["GET", "POST"])
 @needs(Need.OWN)
 @idempotent
 def revoke_share(uid: str, share_id: str) -> ResponseReturnValue:
-    return write(lambda unit: share_service.revoke_share(unit.shares, RevokeShare(uid, share_id)),
-                 lambda _: went(url_for(".shares", uid=uid), ("message", gettext(
-                     "The link is revoked: it no longer opens the pulka, on any phone."))))
+    """A link revoked after a confirmation that says what it stops (a page of its own: without JavaScript
+    too); the confirmation's POST revokes it."""
+    if request.method == "POST":
+        return write(lambda unit: share_service.revoke_share(unit.shares, RevokeShare(uid, share_id)),
+                     lambda _: went(url_for(".shares", uid=uid), ("message", gettext(
+                         "The link is revoked: it no longer opens the pulka, on any phone."))))
+    pulka = pulka_service.get_pulka(store().pulkas, uid)
+    share = next((s for s in share_service.list_shares(store().shares, uid) if s.id == share_id), None)
+    if share is None:
+        raise NotFound("share link")
+    name = share.label or (gettext("Scorer link") if share.role == "scorer" else gettext("Viewer link"))
+    return render_template(
+        "confirm.html", pulka=pulka, form=ConfirmForm(), title=gettext("Revoke “%(name)s”?", name=name),
+        message=gettext("Every phone that opened it stops seeing this table's pulkas at once, and its address and "
+                        "code open nothing any more. This cannot be undone: to share again, make a new link."),
+        action=url_for(".revoke_share", uid=uid, share_id=share_id), button=gettext("Revoke the link"),
+        cancel=url_for(".shares", uid=uid, _anchor=f"share-{share_id}"))
 
 
 @bp.get("/s/<token>")

@@ -19,7 +19,7 @@ from ...i18n.words import Msg
 from ..domain.limits import Limits
 from ..domain.names import newcomers_fault
 from ..domain.pulkas import (ChangeSettings, DeletePulka, ImportPulka, Note, Pulka, Settings, Stamp, PulkaStanding,
-                             Summary, ended, next_at_table, read_settings, writable)
+                             Successor, Summary, ended, next_at_table, read_settings, writable)
 from ..domain.results import Result
 from ..domain.refusals import AccountFull, DealRefused, Refused, RulesFrozen, TooManyDeals, TooManyPulkas
 
@@ -72,6 +72,10 @@ class PulkaRepository(Protocol):
     def stamp(self, uid: str, seen: int = 0) -> Stamp:
         """The pulka's version, deals and last change, never older than the version `seen`; NotFound."""
 
+    def successor(self, uid: str) -> Successor | None:
+        """The pulka the table of `uid` plays now (its last one), when that is a later one; None otherwise (and
+        for no such pulka)."""
+
     def summaries(self, account_id: int) -> list[Summary]:
         """The account's pulkas and those shared with it, newest first."""
 
@@ -114,6 +118,12 @@ def version(pulkas: PulkaRepository, uid: str, seen: int = 0) -> Stamp:
     """What a phone watching the sheet asks every few seconds: the version (never older than the one it
     saw), with the deals and the last change."""
     return pulkas.stamp(uid, seen)
+
+
+def played_now(pulkas: PulkaRepository, uid: str) -> Successor | None:
+    """The table's later pulka that it plays now, if it went on from this one: every page of this one leads
+    there in a tap."""
+    return pulkas.successor(uid)
 
 
 def list_pulkas(pulkas: PulkaRepository, account_id: int) -> list[Summary]:
@@ -177,15 +187,24 @@ def check_room(pulkas: PulkaRepository, limits: Limits, owner_id: int | None, de
 
 
 def again(pulkas: PulkaRepository, owner_id: int, uid: str, first_dealer: str | None = None,
-          limits: Limits = Limits()) -> Pulka:
+          limits: Limits = Limits(), by: str = "") -> Pulka:
     """The next pulka of the same table (domain.pulkas.next_at_table), with no deal yet: the table's share
-    links open it, each with its role. `first_dealer`: a player's name, chosen."""
+    links open it, each with its role. `first_dealer`: a player's name, chosen. The pulka the table played
+    until now is told (a note "again" by `by`, its version moved on, nothing else of it changed), so that the
+    phones watching it hear of the next one at once."""
     before = pulkas.get(uid)
     if first_dealer is not None and first_dealer not in before.players:
         raise Refused(Msg("the first dealer is one of the players"), "first_dealer")
     dealer = before.players.index(first_dealer) if first_dealer is not None else None
     # In the offset the table's pulka started with: the evening's pulkas share its calendar.
     started = datetime.now(before.started.tzinfo) if before.utc_offset is not None else None
+    later = pulkas.successor(uid)
+    # Told before the new one is made, in the same unit of work: the new pulka stays the table's latest change.
+    # The room first, so that a refused again tells nobody.
+    check_room(pulkas, limits, owner_id, 0, new_pulka=True)
+    with pulkas.writing(later.uid if later else uid) as change:
+        told = change.before
+        change.done(told.deals, told.replay, note("again", None, by))
     return create_pulka(pulkas, owner_id, next_at_table(before, dealer), started=started,
                         table=before.table or before.uid, limits=limits)
 

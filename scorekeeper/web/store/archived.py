@@ -164,6 +164,7 @@ def check_pulkas(tables: Given) -> None:
                         if row.get(key) is not None}
         values |= {key: datetime.fromisoformat(row[key]) for key in ("created_at", "updated_at", "ended_at")
                    if row.get(key)}
+        values |= {key: date.fromisoformat(row[key]) for key in ("played_on",) if row.get(key)}
         pulka = PulkaRow(**values)
         pulka.seats = sorted(seats.get(row["id"], []), key=lambda seat: seat.seat)
         read: list[Deal] = []

@@ -117,7 +117,7 @@ class Change:
         # Its name, its players (new ones join the owner's circle): what the circles read changes.
         circle_changed(self.session, self._owner)
         row = self.session.get_one(PulkaRow, self.pulka_id)
-        row.name, row.currency = settings.name, settings.currency
+        row.name, row.currency, row.played_on = settings.name, settings.currency, settings.played_on
         if settings.seating != self.before.settings.seating:
             row.rules, row.first_dealer = settings.rules.overrides(), settings.first_dealer
             if settings.players != self.before.players:
@@ -141,7 +141,7 @@ class Change:
         self.after = dataclasses.replace(
             self.before, version=self.before.version + 1, name=s.name, currency=s.currency, players=s.players,
             first_dealer=s.first_dealer, rules=s.rules, deals=tuple(deals), replay=replayed, updated_at=now(),
-            last_change=note, frozen=self.result)
+            last_change=note, frozen=self.result, played_on=s.played_on)
         result = self.result
         if result is not self.before.frozen:  # frozen or reopened: what the statistics and the ledger count
             circle_changed(self.session, self._owner)

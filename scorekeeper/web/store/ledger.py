@@ -28,7 +28,8 @@ from .cache import VersionCache
 from .circles import readable, versions
 from .db import Database
 from .models import AccountRow, EventRow, PaymentRow, PulkaRow, now
-from .players import PlayerStore, circle_of, local_date
+from .players import PlayerStore, circle_of
+from .rows import local_date
 from .rows import aware
 from .transaction import Writer
 

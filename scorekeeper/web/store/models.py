@@ -7,10 +7,10 @@ the form and the API are checked against the same numbers.
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from typing import Any
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint,
+from sqlalchemy import (JSON, BigInteger, Boolean, Date, DateTime, ForeignKey, Index, Integer, MetaData, String, Text, UniqueConstraint,
                         text)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -151,6 +151,8 @@ class PulkaRow(Base):
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # The offset (minutes) its start was recorded with: the statistics' dates are its players' own.
     utc_offset: Mapped[int | None] = mapped_column(Integer)
+    # The day it was played, when its owner said it was not the day it was entered (a game entered afterwards).
+    played_on: Mapped[date | None] = mapped_column(Date)
 
     seats: Mapped[list[SeatRow]] = relationship(
         order_by="SeatRow.seat", cascade="all, delete-orphan", passive_deletes=True, lazy="selectin")

@@ -24,7 +24,7 @@ from .db import Database
 from .circles import circle_changed, circle_names, readable, versions
 from .models import AccountRow, DealRow, PaymentRow, PlayerRow, PulkaRow, SeatRow
 from .pulkas import PulkaStore
-from .rows import aware
+from .rows import aware, entered_date, local_date
 from .transaction import Writer
 from .watch import stamped
 
@@ -257,11 +257,11 @@ EVENING = timedelta(hours=24)  # longer from start to last deal: imported, or wr
 
 
 def _minutes(row: PulkaRow, last_deal: datetime | None) -> int:
-    """From its start to its last deal (a pulka closed days later did not take days)."""
+    """From its start to its last deal (a pulka closed days later did not take days; one entered afterwards,
+    on another day than it was played, took no time that says how long it was played)."""
+    if row.played_on is not None and row.played_on != entered_date(row):
+        return 0
     played = aware(last_deal) - aware(row.created_at) if last_deal else timedelta(0)
     return int(played.total_seconds() // 60) if timedelta(0) <= played <= EVENING else 0
 
-
-def local_date(row: PulkaRow) -> date:
-    return aware(row.created_at).astimezone(timezone(timedelta(minutes=row.utc_offset or 0))).date()
 

@@ -13,9 +13,10 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from sqlalchemy import bindparam, func, or_, select, update
+from sqlalchemy.orm import aliased
 
 from ...engine import Deal, Replay
-from ..domain.pulkas import Pulka, Settings, Stamp, PulkaStanding, Summary
+from ..domain.pulkas import Pulka, Settings, Stamp, PulkaStanding, Successor, Summary
 from ..domain.refusals import NotFound, VersionConflict
 from ..domain.results import Result
 from ..domain.shares import Access, Role, access_of
@@ -25,13 +26,20 @@ from .db import Database
 from .models import AccessRow, AccountRow, DealRow, PlayerRow, PulkaRow, ShareRow, now
 from .circles import circle_changed, circle_names, readers
 from .deals import deal_values, deals_of
-from .rows import aware, opening_json, players, pulka_of
+from .rows import aware, local_date, opening_json, players, pulka_of
 from .transaction import Writer
 from .watch import Watch, access_changed, gone, stamped
 
 _VERSION = select(PulkaRow.version).where(PulkaRow.uid == bindparam("uid"))
 _STAMP = select(PulkaRow.version, select(func.count()).where(DealRow.pulka_id == PulkaRow.id).scalar_subquery(),
                 PulkaRow.last_change).where(PulkaRow.uid == bindparam("uid"))
+
+# The last pulka of the table that plays the pulka `uid`: the one it plays now (as a share link opens it).
+_Asked = aliased(PulkaRow)
+_PLAYED_NOW = (select(PulkaRow.uid, PulkaRow.name)
+               .where(PulkaRow.table_uid == select(_Asked.table_uid).where(_Asked.uid == bindparam("uid"))
+                      .scalar_subquery())
+               .order_by(PulkaRow.id.desc()).limit(1))
 
 
 def new_uid() -> str:
@@ -88,8 +96,14 @@ class PulkaStore(Writer):
         self.watch.learn(uid, found)
         return found
 
+    def successor(self, uid: str) -> Successor | None:
+        """The table's last pulka, when it is a later one than `uid`: one indexed query."""
+        with self.db.reads.connect() as connection:
+            row = connection.execute(_PLAYED_NOW, {"uid": uid}).first()
+        return None if row is None or row.uid == uid else Successor(row.uid, row.name)
+
     def summaries(self, account_id: int) -> list[Summary]:
-        """The account's pulkas and those shared with it (the best role it holds), newest first."""
+        """The account's pulkas and those shared with it (the best role it holds), the latest evening first."""
         with self.db.Session() as session:
             shared: dict[str, list[str]] = {}  # by table: a link opens every pulka of its table
             for table, role in session.execute(
@@ -105,9 +119,11 @@ class PulkaStore(Writer):
             counts: dict[int, int] = {pulka_id: count for pulka_id, count in session.execute(
                 select(DealRow.pulka_id, func.count()).where(DealRow.pulka_id.in_(uncounted))
                 .group_by(DealRow.pulka_id))} if uncounted else {}
-            return [Summary(r.uid, r.name, players(r), _deals(standings[r.id]) or counts.get(r.id, 0),
-                            aware(r.updated_at), Role.OWNER if r.owner_id == account_id else _best(shared[r.table_uid]),
-                            standings[r.id], _ended(r)) for r in rows]
+            listed = [Summary(r.uid, r.name, players(r), _deals(standings[r.id]) or counts.get(r.id, 0),
+                              aware(r.updated_at), Role.OWNER if r.owner_id == account_id else _best(shared[r.table_uid]),
+                              standings[r.id], _ended(r), local_date(r)) for r in rows]
+        # By evening (the day played), then the last changed first: a game entered afterwards under its own day.
+        return sorted(listed, key=lambda s: (s.played or s.updated_at.date(), s.updated_at), reverse=True)
 
     def account_pulkas(self, account_id: int) -> int:
         with self.db.reads.connect() as connection:
@@ -144,7 +160,8 @@ class PulkaStore(Writer):
                            first_dealer=settings.first_dealer, version=1,
                            # in UTC: SQLite keeps a datetime's digits and drops its offset
                            created_at=started.astimezone(timezone.utc) if started else now(),
-                           opening=opening_json(settings.opening), utc_offset=_offset(started))
+                           opening=opening_json(settings.opening), utc_offset=_offset(started),
+                           played_on=settings.played_on)
             row.seats = seats(session, owner_id, settings.players)
             session.add(row)
             session.flush()

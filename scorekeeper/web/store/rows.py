@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from fractions import Fraction
 from typing import Any
 
@@ -18,6 +18,16 @@ def aware(moment: datetime) -> datetime:
     return moment.astimezone(timezone.utc) if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
+def entered_date(row: PulkaRow) -> date:
+    """The day the pulka was started in the app, in its players' offset."""
+    return aware(row.created_at).astimezone(timezone(timedelta(minutes=row.utc_offset or 0))).date()
+
+
+def local_date(row: PulkaRow) -> date:
+    """The day it was played, in its players' calendar: the date its owner gave, else the day it started."""
+    return row.played_on if row.played_on is not None else entered_date(row)
+
+
 def players(row: PulkaRow) -> tuple[str, ...]:
     return tuple(seat.player.name for seat in row.seats)
 
@@ -31,7 +41,7 @@ def pulka_of(row: PulkaRow, deals: tuple[Deal, ...], replayed: Replay | None = N
         replayed = replay(rules, len(names), deals, row.first_dealer, opening, chains=True)
     return Pulka(row.uid, row.version, row.name, row.currency, names, row.first_dealer, rules, deals, replayed,
                  aware(row.created_at), aware(row.updated_at), row.owner_id, row.last_change, row.table_uid, opening,
-                 Result.read(row.result), row.utc_offset)
+                 Result.read(row.result), row.utc_offset, row.played_on)
 
 
 def opening_json(opening: Sheet | None) -> dict[str, Any] | None:

@@ -23,10 +23,10 @@ T = TypeVar("T")
 
 
 def card(row: Summary, standing: PulkaStanding) -> dict[str, Any]:
-    """A pulka in the home list: its name, last change, where it stands and who leads (the best balance, when
-    above zero), without every player's name. The template says it in words."""
+    """A pulka in the home list: its name, its evening (the day played), where it stands and who leads (the
+    best balance, when above zero), without every player's name. The template says it in words."""
     return {
-        "uid": row.uid, "name": row.name, "role": row.role.value, "date": row.updated_at.date(),
+        "uid": row.uid, "name": row.name, "role": row.role.value, "date": row.played or row.updated_at.date(),
         "deals": standing.deals, "finished": standing.finished, "leaders": list(standing.leaders),
         "best": standing.best, "ended": row.ended,
     }
@@ -139,6 +139,7 @@ class Presenter:
                 "ending": pulka.frozen.ending.value, "at": pulka.frozen.at.isoformat(), "by": pulka.frozen.by,
                 "engine": pulka.frozen.engine},
             "next": self.next_deal,
+            "played_on": pulka.played_on.isoformat() if pulka.played_on else None,
         }
 
     # -- drawings and files -------------------------------------------------------------
@@ -165,7 +166,7 @@ class Presenter:
             return found
         pulka = self.pulka
         render = partial(render_pdf_in_worker, turn.running, pulka.players, pulka.rules, pulka.replay,
-                         pulka.settlement, title=pulka.name, created=pulka.created_at, currency=pulka.currency,
+                         pulka.settlement, title=pulka.name, created=pulka.played, currency=pulka.currency,
                          orientation=orientation, language=self.language, ledger=ledger)
         with turn.entered():
             return self._once(self._pdfs, key, lambda: turn.run(render))
@@ -184,7 +185,7 @@ class Presenter:
         return exports.protocol_csv(self.protocol, self.pulka.players, self.language)
 
     def filename(self, ext: str) -> str:
-        return filename(self.pulka.name, self.pulka.created_at, ext)
+        return filename(self.pulka.name, self.pulka.played, ext)
 
     def weight(self) -> int:
         """Bytes this presenter keeps, about: its views (VIEW_BYTES a deal's, CHAIN_BYTES a deal for the

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from ...engine import Settlement
-from ...engine.cash import cash_transfers, in_cash
+from ...engine.cash import cash_transfers, in_cash, left_owed
 from ...engine.settled import Settled
 
 # The units a table settles in cash, in its currency (a cent: as exact as money goes).
@@ -35,7 +35,7 @@ def balances(s: Settled, currency: str) -> dict[str, Any]:
 
 def in_cash_view(names: Sequence[str], settled: Settlement, unit: Decimal) -> dict[str, Any]:
     """The money rounded to the unit a table pays in, still summing to zero, each row beside its exact cents
-    and the difference the rounding made; and who pays whom in cash."""
+    and the difference the rounding made; who pays whom in cash, and who still owes whom what it leaves."""
     cash = in_cash(settled.money, unit)
     return {
         "unit": unit,
@@ -44,6 +44,9 @@ def in_cash_view(names: Sequence[str], settled: Settlement, unit: Decimal) -> di
         "rounded": cash != settled.money,
         "transfers": [{"from": names[t.payer], "to": names[t.payee], "amount": t.amount}
                       for t in cash_transfers(cash)],
+        # The rounding's remainders, said as who still owes whom: the Rounding column's figures in words.
+        "left": [{"from": names[t.payer], "to": names[t.payee], "amount": t.amount}
+                 for t in left_owed(settled.money, cash)],
     }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import threading
 from collections.abc import Iterator
@@ -301,7 +302,10 @@ def test_the_table_follows_the_sheet_on_their_phones(live, tmp_path):
         viewer.screenshot(path=str(tmp_path / "viewer.png"), full_page=True)
 
         owner.goto(f"{base}/p/{uid}/shares")
-        owner.locator("li.share[data-role=viewer] button:has-text('Revoke')").click()
+        owner.locator("li.share[data-role=viewer] a:has-text('Revoke')").click()  # asked first
+        owner.wait_for_url(re.compile(rf"{base}/p/{uid}/shares/[\w-]+/revoke"))
+        expect(viewer.locator("main")).to_contain_text("Raspasy: Boris 5, Vera 4, Anna 1")  # nothing revoked yet
+        owner.locator("main button:has-text('Revoke the link')").click()
         expect(viewer.locator(".live-note")).to_contain_text("no longer shared", timeout=5000)
         assert viewer.goto(f"{base}/p/{uid}").status == 404
         assert scorer.goto(f"{base}/p/{uid}").status == 200

@@ -91,3 +91,24 @@ def test_the_settlement_in_cash_rounds_to_the_tables_unit_and_still_sums_to_zero
     plain = text(client.get(f"/p/{pulka_id}/settlement?cash=", headers=EN))
     assert "<table>" not in plain.split('class="cash"')[1].split("</section>")[0]
     assert client.get(f"/p/{pulka_id}/settlement?cash=7").status_code == 200  # an unknown unit: none
+
+
+def test_the_cash_rounding_says_who_still_owes_whom(client):
+    """In tens the Sochi example pays +130, −110, −20 for +131.67, −107.33, −24.34: the Rounding column's
+    −1.67, −2.67, +4.34 said in words, C still owing B 2.67 and A 1.67, in each language."""
+    pulka_id = sochi(client)
+
+    def left(headers, cash="10"):
+        page = text(client.get(f"/p/{pulka_id}/settlement?cash={cash}", headers=headers))
+        section = page.split('class="cash"')[1].split("</section>")[0]
+        return section, section.split('class="transfers left-owed"')[1].split("</ul>")[0] if "left-owed" in section else ""
+
+    english, owed = left(EN)
+    assert "Paid in cash, the rounding leaves these debts (less than 10.00 each):" in english
+    assert re.findall(r"<li><strong>(\w)</strong> still owes <strong>(\w)</strong> ([\d.]+)</li>", owed) == [
+        ("C", "B", "2.67"), ("C", "A", "1.67")]
+    russian, owed = left(RU)
+    assert "После оплаты наличными от округления остаются долги (каждый меньше 10,00):" in russian
+    assert re.findall(r"<li><strong>(\w)</strong> → <strong>(\w)</strong>: ([\d,]+)</li>", owed) == [
+        ("C", "B", "2,67"), ("C", "A", "1,67")]
+    assert left(EN, "")[1] == ""  # to the cent: nothing is left owed, nothing said

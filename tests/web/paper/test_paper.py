@@ -241,6 +241,21 @@ def test_the_api_refuses_a_bad_opening(app, client, opening, code, field):
     assert snapshot(app) == before
 
 
+@pytest.mark.parametrize("opening,code,field", [
+    ({"whists": {"Аня": {"Аня": "x"}}}, "bad_number", "opening.whists.Аня.Аня"),
+    ({"whists": {"Аня": {"Аня": 0}}, "gora": {"Борис": "x"}}, "bad_number", "opening.gora.Борис"),
+    ({"pulya": {"Аня": 21}, "whists": {"Аня": {"Аня": 1}}}, "self_whists", "opening.whists.Аня.Аня"),
+    ({"gora": {"Гена": 1}, "pulya": {"Аня": 21}}, "bad_opening", "opening.pulya.Аня"),
+])
+def test_of_an_openings_two_faults_the_api_answers_the_first_in_the_order(app, client, opening, code, field):
+    """docs/files.md §3 and §5: bad_number, self_whists, bad_opening, unknown_player, whichever comes first."""
+    before = snapshot(app)
+    made = client.post("/api/v1/pulkas", json={"players": ["Аня", "Борис", "Вера"], "opening": opening})
+    assert made.status_code in (400, 422)
+    assert (made.json["error"]["code"], made.json["error"]["field"]) == (code, field)
+    assert snapshot(app) == before
+
+
 def test_a_kept_sheet_has_the_pages_of_any_pulka(client):
     kept = client.post("/paper/keep", data=FORM)
     uid = kept.headers["Location"].strip("/").split("/")[1]

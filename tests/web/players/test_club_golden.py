@@ -137,6 +137,7 @@ def test_a_start_sqlite_kept_in_local_digits_before_0012_moves_to_utc(tmp_path):
         connection.execute(text("UPDATE alembic_version SET version_num = '0011'"))
         connection.execute(text("ALTER TABLE accounts DROP COLUMN deals"))  # kept since 0013
         connection.execute(text("ALTER TABLE accounts DROP COLUMN circle_version"))  # kept since 0014
+        connection.execute(text("ALTER TABLE pulkas DROP COLUMN played_on"))  # kept since 0015
     engine.dispose()
     app = make_app(url, tmp_path)  # upgrades on start
     exported = signed_in(app).get(f"/api/v1/pulkas/{uid}/export").json

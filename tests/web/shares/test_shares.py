@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from ..conftest import SOCHI, add, create, signed_in, snapshot
 
 RASPASY = {"type": "raspasy", "tricks": {"A": 3, "B": 3, "C": 4}}
@@ -121,6 +123,34 @@ def test_the_share_page_shows_each_link_and_its_qr_code(app, client):
     share_id = client.get(f"/api/v1/pulkas/{pulka_id}/shares").json["shares"][0]["id"]
     assert client.post(f"/p/{pulka_id}/shares/{share_id}/revoke").status_code == 302
     assert f"/s/{token}" not in client.get(f"/p/{pulka_id}/shares").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("language, asked, button", [
+    ("en", "Revoke “Boris”?", "Revoke the link"), ("ru", "Отозвать «Boris»?", "Отозвать ссылку")])
+def test_revoking_a_link_is_asked_first_and_works_without_javascript(app, client, language, asked, button):
+    """The share page's "Revoke this link" opens a confirmation saying what it stops; only its button revokes,
+    Cancel goes back to the links, and a link's holder cannot even ask."""
+    pulka_id = create(client)
+    made = share(client, pulka_id, "scorer", "Boris")
+    phone = app.test_client()
+    phone.get(f"/s/{made['token']}")
+    page = client.get(f"/p/{pulka_id}/shares").get_data(as_text=True)
+    revoke = f"/p/{pulka_id}/shares/{made['id']}/revoke"
+    assert f'<a class="button danger" href="{revoke}">' in page  # a plain link to the question
+    assert f'action="{revoke}"' not in page  # no form that revokes in one tap
+    before = snapshot(app)
+    confirm = client.get(revoke, headers={"Accept-Language": language})
+    assert confirm.status_code == 200 and snapshot(app) == before  # asking revokes nothing
+    html = confirm.get_data(as_text=True)
+    assert asked in html and f'action="{revoke}"' in html and button in html
+    assert f'href="/p/{pulka_id}/shares#share-{made["id"]}"' in html  # Cancel: back to the links
+    assert phone.get(f"/p/{pulka_id}").status_code == 200
+    for holder in (phone, bearer(app, made["token"])):
+        assert holder.get(revoke).status_code == 403  # a scorer link may not revoke, nor ask to
+    assert client.get(f"/p/{pulka_id}/shares/nosuchlink/revoke").status_code == 404
+    assert client.post(revoke).status_code == 302  # the confirmation's button
+    assert phone.get(f"/p/{pulka_id}").status_code == 404
+    assert client.get(revoke).status_code == 404  # gone: nothing to ask about
 
 
 def test_the_version_answers_304_while_nothing_changes(client):

@@ -75,6 +75,8 @@ def fill(app) -> None:
         assert add(client, four, {"type": "raspasy", "tricks": tricks}).status_code == 201
     assert client.post(f"/api/v1/pulkas/{four}/undo", headers={"Idempotency-Key": "undo-1"}).status_code == 200
     assert client.patch(f"/api/v1/pulkas/{four}", json={"name": "суббота"}).status_code == 200
+    # Entered afterwards: the day it was played (a column of its own, which the round trip must carry too).
+    assert client.patch(f"/api/v1/pulkas/{four}", json={"played_on": "2026-11-28"}).json["played_on"] == "2026-11-28"
     gone = create(client, players=("X", "Y", "Z"))
     assert client.delete(f"/api/v1/pulkas/{gone}").status_code == 204  # ids with a gap
     assert client.post("/api/v1/import", json=SOCHI | {"deals": SOCHI["deals"][:4]}).status_code == 201

@@ -200,17 +200,18 @@ def test_a_circle_of_merges_a_race_left_restores_as_it_is(source, target, suffix
 
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_an_older_archive_with_a_merge_into_a_newer_player_restores(kind, new_database, tmp_path):  # noqa: F811
-    """An archive of revision 0012 (before the accounts' count of deals and circle version) goes in at 0012 and is migrated."""
+    """An archive of revision 0012 (before the accounts' count of deals and circle version, and the date a pulka
+    was played) goes in at 0012 and is migrated."""
     original = open_app(new_database("sqlite"), tmp_path)
     a_club(original).merge("Old", "Newest")
     before = the_club(original)
     backup(app_url(original), tmp_path / "head.json.gz")
     document = json.loads(gzip.decompress((tmp_path / "head.json.gz").read_bytes())) | {"revision": "0012"}
-    accounts = _table(document, "accounts")
-    for later in ("circle_version", "deals"):  # the columns of 0014 and 0013
-        at = accounts["columns"].index(later)
-        accounts["columns"].pop(at)
-        for row in accounts["rows"]:
+    for name, later in (("accounts", "circle_version"), ("accounts", "deals"), ("pulkas", "played_on")):
+        table = _table(document, name)  # the columns of 0014, 0013 and 0015
+        at = table["columns"].index(later)
+        table["columns"].pop(at)
+        for row in table["rows"]:
             row.pop(at)
     url = new_database(kind)
     restore(url, _write(tmp_path, document))

@@ -113,13 +113,13 @@ def test_a_good_archive_still_restores_and_serves(kind, document, new_database, 
 
 def _at_0005(document) -> dict:
     """The archive as revision 0005 wrote it: no sessions, no standings, no tables of pulkas, no opening, no link's
-    player, no results, no players' ids, no ledger, no account's count of deals or circle version."""
+    player, no results, no players' ids, no ledger, no account's count of deals or circle version, no date played."""
     older = json.loads(json.dumps(document)) | {"revision": "0005"}
     older["tables"] = [table for table in older["tables"] if table["name"] not in ("sessions", "pulka_events", "ledger_payments")]
     for name, column in (("pulkas", "standing"), ("pulkas", "table_uid"), ("pulkas", "opening"), ("shares", "player"),
                          ("pulkas", "result"), ("pulkas", "ended_at"), ("pulkas", "utc_offset"), ("players", "uid"),
                          ("players", "merged_into_id"), ("accounts", "ledger_writes"), ("accounts", "deals"),
-                         ("accounts", "circle_version")):
+                         ("accounts", "circle_version"), ("pulkas", "played_on")):
         table = _table(older, name)
         index = table["columns"].index(column)
         table["columns"].pop(index)
