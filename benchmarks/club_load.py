@@ -109,7 +109,7 @@ def account(port: int, name: str) -> str:
     credentials = {"username": name, "password": "a long benchmark password"}
     client = Http(port)
     client.json("POST", "/api/v1/accounts", credentials, expect=201)
-    return str(client.json("POST", "/api/v1/tokens", credentials, expect=201)["token"])  # type: ignore[index]
+    return str(client.json("POST", "/api/v1/tokens", credentials, expect=201)["token"])
 
 
 @contextmanager
@@ -171,7 +171,7 @@ def add_payments(store: object, owner: int, obligations: list[dict], count: int,
 
     from scorekeeper.web.store.models import AccountRow, PaymentRow, PlayerRow, now
 
-    with store.db.engine.begin() as connection:  # type: ignore[attr-defined]
+    with store.db.engine.begin() as connection:
         ids = dict(connection.execute(select(PlayerRow.uid, PlayerRow.id).where(PlayerRow.owner_id == owner)).all())
         players = sorted(ids.values())
         rows = []
@@ -223,7 +223,7 @@ class Victim:
 
     def new_pulka(self) -> str:
         body = {"players": ["A", "B", "C"], "rules": {"preset": "sochi", "pulya_size": 1000}}
-        return str(Http(self.port, self.token).json("POST", "/api/v1/pulkas", body, expect=201)["id"])  # type: ignore[index]
+        return str(Http(self.port, self.token).json("POST", "/api/v1/pulkas", body, expect=201)["id"])
 
     def watch(self, uid: str, until: float) -> tuple[list[float], list[float], int]:
         """(sheet times, each from when it was due; deal times; answers that were not 200/201) until `until`."""
@@ -427,16 +427,17 @@ def main() -> int:
 
         if chosen & set("bc"):
             book = mine.json("GET", "/api/v1/ledger?currency=%E2%82%BD")
-            add_payments(store, owner, book["obligations"], args.payments, rng)  # type: ignore[index]
+            add_payments(store, owner, book["obligations"], args.payments, rng)
             book = mine.json("GET", "/api/v1/ledger?currency=%E2%82%BD")
-            print(f"\nattacker's ledger: {len(book['obligations'])} obligations, {len(book['payments'])} payments, "  # type: ignore[index]
-                  f"{len(book['balances'])} players with a row")  # type: ignore[index]
-            players = sorted(p["id"] for p in book["players"])  # type: ignore[index]
+            print(f"\nattacker's ledger: {len(book['obligations'])} obligations, {len(book['payments'])} payments, "
+                  f"{len(book['balances'])} players with a row")
+            players = sorted(p["id"] for p in book["players"])
 
         if "b" in chosen:
             load = payments(port, attacker, args.payers, players, rng)
             sheets, _ = beside(victim, args.seconds, idle, load, args.grace,
-                               f"(b) {args.payers} threads of payments by the attacker on his ledger, {args.seconds:g} s")
+                               f"(b) {args.payers} threads of payments by the attacker on his ledger, "
+                               f"{args.seconds:g} s")
             goals.append(p95(sheets) < 0.05)
             print(goal("victim sheet p95 < 50 ms", goals[-1]))
             made = [t for status, t in load.answers if status == 201]
@@ -453,7 +454,8 @@ def main() -> int:
 
             for path in ("/ledger", "/ledger?all=1", "/api/v1/ledger"):
                 first, again, size = sized(mine, path, one_payment)
-                print(f"  {path:<18} first {first * 1000:7.0f} ms   again {again * 1000:7.0f} ms   {size / 1024:8.0f} KB")
+                print(f"  {path:<18} first {first * 1000:7.0f} ms   again {again * 1000:7.0f} ms   "
+                      f"{size / 1024:8.0f} KB")
                 if path == "/ledger":
                     goals.append(first < 0.1 and size < 300 * 1024)
                     print(goal("the ledger page < 100 ms and < 300 KB", goals[-1]))
@@ -469,7 +471,7 @@ def main() -> int:
             _, refused = pdf_flood(port, victim, args.anonymous, args.seconds, args.grace)
             goals.append(refused == 0)
 
-        store.close()  # type: ignore[attr-defined]
+        store.close()
     print(f"\ngoals: {sum(goals)} of {len(goals)} met")
     return 0
 

@@ -37,7 +37,7 @@ CHUNK = 500  # ids in one IN list: SQLite's older builds take at most 999 parame
 
 
 @dataclass(frozen=True)
-class Circle:
+class LedgerCircle:
     """What an account's ledger is read from besides its payments, at one set of circle versions."""
 
     account_id: int
@@ -76,7 +76,7 @@ class Reader:
     """The payments of one ledger as rows, their players by public id: a player none of the circle's pulkas
     seats (a sharing owner's, paid on a shared obligation) is looked up once."""
 
-    def __init__(self, session: Session, circle: Circle):
+    def __init__(self, session: Session, circle: LedgerCircle):
         self.session = session
         self.circle = circle
         self.roots = dict(circle.roots)
@@ -108,7 +108,7 @@ class Writing(Reader):
     """One write to an account's ledger under its lock (services.ledger.LedgerWrite): each load a query of what
     it names, in the write's transaction, so that it counts what the write added."""
 
-    def __init__(self, session: Session, circle: Circle, by: str):
+    def __init__(self, session: Session, circle: LedgerCircle, by: str):
         super().__init__(session, circle)
         self.by = by
 
@@ -182,7 +182,7 @@ class LedgerStore(Writer):
         self.db = db
         self.players = players
         self._known: VersionCache[Rows] = VersionCache(remember)  # by account and the versions read from
-        self._circles: VersionCache[Circle] = VersionCache(remember)  # by account and its circle versions
+        self._circles: VersionCache[LedgerCircle] = VersionCache(remember)  # by account and its circle versions
         # What the ledgers work out on asking (a settle-up in cash), by the key of the rows it is worked out from:
         # as many as the rows kept, so that a caller trying every cash unit keeps no more than that.
         self._worked: VersionCache[Any] = VersionCache(remember)
@@ -219,14 +219,14 @@ class LedgerStore(Writer):
     def seated(self, account_id: int, pulka: str) -> tuple[str, ...]:
         return self.players.seated(account_id, pulka)
 
-    def _circle(self, session: Session, account_id: int, circle_versions: tuple[tuple[Any, ...], ...]) -> Circle:
+    def _circle(self, session: Session, account_id: int, circle_versions: tuple[tuple[Any, ...], ...]) -> LedgerCircle:
         """The account's circle at these versions: kept, or read in `session` (at those versions, whatever the
         session has written: a ledger write changes no pulka nor player)."""
         key = (account_id, circle_versions)
         return self._circles.get(key) or self._circles.put(key, _read_circle(session, account_id))
 
 
-def _read_circle(session: Session, account_id: int) -> Circle:
+def _read_circle(session: Session, account_id: int) -> LedgerCircle:
     """The obligations of the frozen pulkas the account reads, their players and the account's own, and the
     reopenings of its pulkas."""
     pulkas = list(session.scalars(select(PulkaRow).where(readable(account_id), PulkaRow.result.is_not(None))))
@@ -246,7 +246,7 @@ def _read_circle(session: Session, account_id: int) -> Circle:
     reopened = tuple(Reopened(*titles[e.pulka_id], e.by, aware(e.at)) for e in session.scalars(
         select(EventRow).where(EventRow.what == Event.REOPENED.value, EventRow.pulka_id.in_(titles))
         .order_by(EventRow.id)))
-    return Circle(account_id, players, {player_id: root.uid for player_id, root in roots.items()},
+    return LedgerCircle(account_id, players, {player_id: root.uid for player_id, root in roots.items()},
                   {root.uid: root.id for root in roots.values() if root.owner_id == account_id}, tuple(entries),
                   {e.obligation.id: e for e in entries}, {c: tuple(found) for c, found in by_currency.items()},
                   frozenset(row.owner_id for row in pulkas if row.owner_id is not None and row.owner_id != account_id),
