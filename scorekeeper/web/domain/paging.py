@@ -24,7 +24,7 @@ from .reading import hidden, read_number
 from .refusals import Refused
 
 T = TypeVar("T")
-Key = tuple[datetime, str]  # a row's place in a list, the latest first: when, then its id
+Place = tuple[datetime, str]  # a row's place in a list, the latest first: when, then its id
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 MICROSECOND = timedelta(microseconds=1)
@@ -39,8 +39,8 @@ class Older:
     """Where the ledger's next page starts: after the obligation and after the payment the page before showed
     last; None where that list ended on a page before."""
 
-    obligations: Key | None
-    payments: Key | None
+    obligations: Place | None
+    payments: Place | None
 
     def text(self) -> str:
         """The cursor as a link carries it (read back by read_cursor)."""
@@ -65,7 +65,7 @@ def read_cursor(value: object) -> Older | None:
     raise Refused(BAD_CURSOR, "cursor")
 
 
-def _key(found: object) -> Key | None:
+def _key(found: object) -> Place | None:
     """A key as Older.text writes it: [microseconds since 1970 UTC, id], or null; ValueError otherwise."""
     if found is None:
         return None
@@ -77,7 +77,7 @@ def _key(found: object) -> Key | None:
     raise ValueError("not a key")
 
 
-def after(rows: Sequence[T], key: Callable[[T], Key], start: Key) -> int:
+def after(rows: Sequence[T], key: Callable[[T], Place], start: Place) -> int:
     """Where the rows older than `start` begin in `rows` (the latest first by `key`): a binary search, so that a
     page far down a long list costs no more than the first."""
     low, high = 0, len(rows)
@@ -104,7 +104,7 @@ class Window:
 
 def window(book: Ledger, start: Older | None, size: int) -> Window:
     """The page of `size` obligations and `size` payments that `start` names (None: the latest of each)."""
-    def begin(rows: Sequence[T], key: Callable[[T], Key], last: Key | None) -> int:
+    def begin(rows: Sequence[T], key: Callable[[T], Place], last: Place | None) -> int:
         if start is None:
             return 0
         return len(rows) if last is None else after(rows, key, last)

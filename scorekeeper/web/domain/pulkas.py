@@ -15,6 +15,7 @@ from ...files import pulyafile
 from ...engine import DealResult, Deal, Replay, Rules, RulesError, Settlement, Sheet, Text, settle
 from ...i18n.words import Msg
 from .limits import CURRENCY_MAX, PULKA_NAME_MAX
+from .days import played_day
 from .names import seated_fault
 from .reading import blank, text_fault, trimmed, visible
 from .refusals import Fault, NotFound, PulkaFrozen, SettingsInvalid
@@ -294,46 +295,10 @@ def read_settings(data: Mapping[str, object], base: Settings | None = None,
     if opening is not None and players and len(players) != opening.n:
         faults.append(Fault.of("bad_players", "players", Msg("the pulka goes on from a paper sheet of {n} players")(
             n=opening.n)))
-    played_on = _day(data, faults, base.played_on if base else None)
+    played_on = played_day(data, faults, base.played_on if base else None)
     if faults:
         raise SettingsInvalid(faults)
     return Settings(name or default_name(players, say), currency, players, first_dealer, rules, opening, played_on)
-
-
-# The days a pulka may be said to be played on: the years a pulka file's `started` takes, up to tomorrow (the
-# players' tomorrow may be the server's today anywhere on earth).
-PLAYED_YEARS = pulyafile.YEARS
-BAD_DAY = Msg("the date played is a date like 28.11.2026 (or 2026-11-28), from {first} to tomorrow, not {value}")
-_DOTTED = re.compile(r"([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})")
-
-
-def read_day(value: object) -> date | None:
-    """A day as the API (2026-11-28) or a person types it (28.11.2026); None for anything else, or one from
-    before PLAYED_YEARS or after tomorrow."""
-    if not isinstance(value, str):
-        return None
-    text = value.strip()
-    try:
-        dotted = _DOTTED.fullmatch(text)
-        day = date(int(dotted[3]), int(dotted[2]), int(dotted[1])) if dotted else (
-            date.fromisoformat(text) if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text) else None)
-    except ValueError:
-        return None
-    tomorrow = datetime.now(timezone.utc).date() + timedelta(days=1)
-    return day if day is not None and date(PLAYED_YEARS[0], 1, 1) <= day <= tomorrow else None
-
-
-def _day(data: Mapping[str, object], faults: list[Fault], default: date | None) -> date | None:
-    """The date played: absent keeps `default`; null or blank says none (the day it was entered)."""
-    if "played_on" not in data:
-        return default
-    value = data["played_on"]
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    day = read_day(value)
-    if day is None:
-        faults.append(Fault.of("bad_format", "played_on", BAD_DAY(first=PLAYED_YEARS[0], value=repr(str(value)[:40]))))
-    return day
 
 
 def _players(value: object, faults: list[Fault]) -> tuple[str, ...]:

@@ -82,7 +82,7 @@ def _settings_page(form: PulkaForm, errors: dict[str, list[str]], pulka: Pulka |
                            presets=PRESETS, presets_json=_presets_json(),
                            known=pulka_service.player_names(store().pulkas, me()), frozen=bool(pulka and pulka.deals),
                            rules_words=rules_in_words(pulka.rules, i18n.language()) if pulka else [],
-                           # the latest date played the picker offers (domain.pulkas.read_day's bound)
+                           # the latest date played the picker offers (domain.days.read_day's bound)
                            tomorrow=(datetime.now(timezone.utc).date() + timedelta(days=1)).isoformat()), status
 
 

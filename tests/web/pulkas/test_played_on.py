@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from scorekeeper.web.domain.pulkas import read_day
+from scorekeeper.web.domain.days import read_day
 
 from ..conftest import SOCHI, add, create, snapshot, text
 from .test_pulka_pages import new_pulka_form

@@ -39,6 +39,7 @@ class HostileClub:
     guest: Any
     pulkas: list[str] = field(default_factory=list)
     token: str = ""
+    share_id: str = ""
 
     @property
     def texts(self) -> set[str]:
@@ -73,7 +74,7 @@ def hostile_club(app) -> HostileClub:
     assert club.owner.post("/api/v1/ledger/payments", json=payment).status_code == 201
     share = club.owner.post(f"/api/v1/pulkas/{club.pulkas[0]}/shares", json={"role": "viewer", "label": LABEL})
     assert share.status_code == 201, share.json
-    club.token = share.json["token"]
+    club.token, club.share_id = share.json["token"], share.json["id"]
     assert guest.get(f"/s/{club.token}").status_code == 302  # the guest's account opens the owner's link
     return club
 
@@ -93,7 +94,8 @@ def urls(app, club: HostileClub, client) -> Iterator[tuple[str, str]]:
     """(endpoint, path) of every GET route of the URL map, once for each value of each of its arguments that
     the club has: its pulkas, the caller's players, deal 1, seat 0, the link."""
     values: dict[str, list[Any]] = {"uid": club.pulkas, "player": sorted(players(client).values()),
-                                    "number": [1], "seat": [0], "token": [club.token]}
+                                    "number": [1], "seat": [0], "token": [club.token],
+                                    "share_id": [club.share_id]}
     adapter = app.url_map.bind("localhost")
     for rule in sorted(app.url_map.iter_rules(), key=lambda rule: rule.rule):
         if "GET" not in (rule.methods or ()) or rule.endpoint == "static":

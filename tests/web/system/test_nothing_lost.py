@@ -55,7 +55,7 @@ def test_pulkas_made_at_once_share_their_new_players(servers, database_url):
         stored = connection.execute(text("SELECT name FROM players")).scalars().all()
     engine.dispose()
     assert sorted(stored) == sorted(names)
-    assert [p["name"] for p in two.call("GET", "/api/v1/players", token=token)[1]["players"]] == sorted(names)
+    assert every_player(two, token) == sorted(names)
     listed = one.call("GET", "/api/v1/pulkas", token=token)[1]["pulkas"]
     assert sorted(tuple(p["players"]) for p in listed) == sorted(seating)
 
@@ -232,3 +232,13 @@ def send_unread(server: Server, token: str, path: str, body: dict, key: str) -> 
     connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json", "Idempotency-Key": key,
                                                        "Authorization": f"Bearer {token}"})
     return connection
+
+
+def every_player(server, token: str) -> list[str]:
+    """The names of the caller's players, page after page as the API links them (`next`)."""
+    names, path = [], "/api/v1/players"
+    while path:
+        body = server.call("GET", path, token=token)[1]
+        names += [p["name"] for p in body["players"]]
+        path = body["next"]
+    return names
